@@ -1,0 +1,22 @@
+/**
+ * Options shared by every entry point that serves or queries a workspace.
+ */
+import path from 'node:path';
+import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
+
+export interface WorkspaceOptions {
+  readonly workspace?: string | undefined;
+  readonly decisions?: string | undefined;
+}
+
+export interface ResolvedWorkspace {
+  readonly root: string;
+  /** Absolute `--decisions` folder, when given. */
+  readonly decisionsDir: string | undefined;
+}
+
+export function resolveWorkspace(options: WorkspaceOptions, cwd = process.cwd()): ResolvedWorkspace {
+  const root = resolveWorkspaceRoot({ workspace: options.workspace, env: process.env, cwd });
+  const decisionsDir = options.decisions ? path.resolve(cwd, options.decisions) : undefined;
+  return { root, decisionsDir };
+}

@@ -1,0 +1,59 @@
+/**
+ * resources/list, resources/templates/list and resources/read over the
+ * catalog's resource families. Listing is paginated with an opaque cursor;
+ * reading an unknown URI answers -32602 with `data.uri` (the 2026-07-28 rule,
+ * which the SDK's ResourceNotFoundError produces on both eras).
+ */
+import {
+  type ListResourcesResult,
+  ProtocolError,
+  type ReadResourceResult,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
+import { JsonRpcCode } from '../errors.js';
+import type { Binding } from './binding.js';
+import type { Catalog } from './catalog.js';
+import type { ResourceEntry } from './pack.js';
+
+export const RESOURCE_PAGE_SIZE = 100;
+
+export function listResources(catalog: Catalog, binding: Binding, cursor: string | undefined): ListResourcesResult {
+  const all: ResourceEntry[] = [];
+  for (const { pack, family } of catalog.resourceFamilies) all.push(...family.list(binding.stateOf(pack)));
+  const offset = cursor === undefined ? 0 : decodeCursor(cursor);
+  if (offset > all.length) throw invalidCursor(cursor);
+  const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
+  const next = offset + page.length;
+  const result: ListResourcesResult = { resources: page.map((entry) => ({ ...entry })) };
+  if (next < all.length) result.nextCursor = encodeCursor(next);
+  return result;
+}
+
+export function readResource(catalog: Catalog, binding: Binding, uri: string): ReadResourceResult {
+  const owner = catalog.familyFor(uri);
+  const content = owner?.family.read(binding.stateOf(owner.pack), uri);
+  if (!content) throw new ResourceNotFoundError(uri);
+  return { contents: [{ uri: content.uri, mimeType: content.mimeType, text: content.text }] };
+}
+
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ v: 1, o: offset })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; o?: unknown };
+    if (value.v === 1 && typeof value.o === 'number' && Number.isSafeInteger(value.o) && value.o >= 0) return value.o;
+  } catch {
+    // fall through: any undecodable cursor is the same client mistake
+  }
+  throw invalidCursor(cursor);
+}
+
+function invalidCursor(cursor: string | undefined): ProtocolError {
+  return new ProtocolError(
+    JsonRpcCode.InvalidParams,
+    'Invalid cursor: pass back the nextCursor of a previous resources/list answer, or omit it to start over.',
+    { cursor },
+  );
+}

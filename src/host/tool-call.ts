@@ -1,0 +1,85 @@
+/**
+ * tools/call, the same on every era and every hop: look the tool up, strip the
+ * in-band `__` arguments, validate, run, and shape the result as one text block
+ * plus structuredContent. Expected failures become `isError` results whose
+ * text tells the agent what to do; only an unknown tool is a JSON-RPC error.
+ */
+import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { JsonRpcCode, MoorError } from '../errors.js';
+import type { Binding } from './binding.js';
+import type { Catalog } from './catalog.js';
+import type { ToolContext } from './pack.js';
+
+export interface CallRequest {
+  readonly name: string;
+  readonly arguments?: Record<string, unknown> | undefined;
+}
+
+export interface CallEnvironment {
+  readonly signal: AbortSignal;
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Where unexpected handler failures are reported (never stdout). */
+  onInternalError(error: unknown, tool: string): void;
+}
+
+export async function callTool(
+  catalog: Catalog,
+  binding: Binding,
+  request: CallRequest,
+  env: CallEnvironment,
+): Promise<CallToolResult> {
+  const entry = catalog.tool(request.name);
+  if (!entry) {
+    throw new ProtocolError(
+      JsonRpcCode.InvalidParams,
+      `Unknown tool: ${request.name}. Call tools/list for the tools this server offers.`,
+      { tool: request.name },
+    );
+  }
+  const parsed = entry.definition.input.safeParse(withoutInBandArguments(request.arguments ?? {}));
+  if (!parsed.success) return errorResult(describeInvalidArguments(request.name, parsed.error));
+
+  const ctx: ToolContext<unknown> = {
+    state: binding.stateOf(entry.pack),
+    workspaceRoot: binding.workspaceRoot,
+    sessionKey: binding.sessionKey,
+    signal: env.signal,
+    progress: env.progress,
+  };
+  try {
+    const output = await entry.definition.handler(parsed.data, ctx);
+    return {
+      content: [{ type: 'text', text: output.text }],
+      structuredContent: output.structured as Record<string, unknown>,
+    };
+  } catch (error) {
+    if (error instanceof MoorError) return errorResult(error.message);
+    env.onInternalError(error, request.name);
+    return errorResult(`The tool ${request.name} failed unexpectedly; the daemon log has the details.`);
+  }
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** `__`-prefixed arguments are host-level hints (architecture §3), never tool input. */
+function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(args)) {
+    if (key.startsWith('__')) {
+      copy ??= { ...args };
+      delete copy[key];
+    }
+  }
+  return copy ?? args;
+}
+
+function describeInvalidArguments(tool: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${tool}: ${problems.join('; ')}. Call tools/list for the input schema.`;
+}

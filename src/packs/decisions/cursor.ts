@@ -1,0 +1,43 @@
+/**
+ * Opaque search cursors. A cursor is bound to the query that produced it and
+ * to the corpus fingerprint at the time, so a page never silently mixes two
+ * versions of the corpus or two different queries.
+ */
+import { createHash } from 'node:crypto';
+import { ToolError } from '../../errors.js';
+
+interface CursorBody {
+  readonly v: 1;
+  readonly q: string;
+  readonly f: string;
+  readonly o: number;
+}
+
+export function encodeSearchCursor(queryKey: string, fingerprint: string, offset: number): string {
+  const body: CursorBody = { v: 1, q: hashKey(queryKey), f: fingerprint, o: offset };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+/** The offset a cursor points at; a ToolError that says what to do when it does not fit. */
+export function decodeSearchCursor(cursor: string, queryKey: string, fingerprint: string): number {
+  let body: Partial<CursorBody> | undefined;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
+  } catch {
+    body = undefined;
+  }
+  if (!body || body.v !== 1 || typeof body.o !== 'number' || !Number.isSafeInteger(body.o) || body.o < 0) {
+    throw new ToolError('INVALID_CURSOR', 'Invalid cursor: pass back nextCursor from a previous answer unchanged.');
+  }
+  if (body.q !== hashKey(queryKey)) {
+    throw new ToolError('INVALID_CURSOR', 'This cursor belongs to a different query; repeat the same query and status, or drop the cursor.');
+  }
+  if (body.f !== fingerprint) {
+    throw new ToolError('INVALID_CURSOR', 'The decision records changed since this cursor was issued; search again without a cursor.');
+  }
+  return body.o;
+}
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 16);
+}

@@ -1,0 +1,47 @@
+/**
+ * Every decision is a resource: `decision:///<path relative to the corpus>`,
+ * text/markdown, the file as written. The path form keeps URIs stable and
+ * unique even when two files share a number.
+ */
+import type { ResourceFamily } from '../../host/pack.js';
+import type { Decision } from './corpus/model.js';
+import type { DecisionsState } from './state.js';
+import { corpusOf } from './state.js';
+
+const PREFIX = 'decision:///';
+
+export function decisionUri(decision: Decision): string {
+  return PREFIX + decision.corpusPath.split('/').map(encodeURIComponent).join('/');
+}
+
+export const decisionResources: ResourceFamily<DecisionsState> = {
+  uriTemplate: `${PREFIX}{+path}`,
+  name: 'decision',
+  title: 'Architecture decision record',
+  description: 'One decision record as markdown; path is relative to the decisions folder.',
+  mimeType: 'text/markdown',
+  owns: (uri) => uri.startsWith(PREFIX),
+  list(state) {
+    if (state.kind === 'missing') return [];
+    return corpusOf(state).decisions.map((d) => ({
+      uri: decisionUri(d),
+      name: d.id,
+      title: d.title,
+      description: `${d.status}${d.date ? `, ${d.date}` : ''}`,
+      mimeType: 'text/markdown',
+    }));
+  },
+  read(state, uri) {
+    if (state.kind === 'missing') return undefined;
+    const corpus = corpusOf(state);
+    let corpusPath: string;
+    try {
+      corpusPath = uri.slice(PREFIX.length).split('/').map(decodeURIComponent).join('/');
+    } catch {
+      return undefined;
+    }
+    const decision = corpus.decisions.find((d) => d.corpusPath === corpusPath);
+    if (!decision) return undefined;
+    return { uri, mimeType: 'text/markdown', text: decision.body };
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * The decisions pack's state for one workspace: the located corpus (or why
+ * none was found) and its live, watched index.
+ */
+import { ToolError } from '../../errors.js';
+import type { Corpus } from './corpus/corpus.js';
+import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
+import { loadCorpus } from './corpus/corpus.js';
+
+export interface DecisionsOptions {
+  /** `--decisions DIR`, already resolved to an absolute path. */
+  readonly decisionsDir?: string | undefined;
+  /** Watch the corpus for changes (long-lived processes); one-shot CLI calls skip it. */
+  readonly watch: boolean;
+}
+
+export type DecisionsState =
+  | { readonly kind: 'loaded'; readonly root: string; readonly corpusDir: string; readonly corpus: Corpus }
+  | { readonly kind: 'missing'; readonly root: string; readonly message: string };
+
+export function openDecisions(root: string, options: DecisionsOptions): DecisionsState {
+  const found = findCorpusDir(root, options.decisionsDir);
+  if (!found) return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
+  const corpus = loadCorpus({ workspaceRoot: root, corpusDir: found.dir, watch: options.watch });
+  return { kind: 'loaded', root, corpusDir: found.dir, corpus };
+}
+
+/** The corpus, fresh; a tool error telling the user how to configure one when there is none. */
+export function corpusOf(state: DecisionsState): Corpus {
+  if (state.kind === 'missing') throw new ToolError('CORPUS_NOT_FOUND', state.message);
+  state.corpus.ensureFresh();
+  return state.corpus;
+}
+
+export function missingCorpusMessage(root: string, explicit: string | undefined): string {
+  if (explicit) {
+    return `No decision records: ${explicit} is not a directory. Pass --decisions with an existing folder of ADR markdown files.`;
+  }
+  return (
+    `No decision records found in ${root}: none of ${CONVENTIONAL_CORPUS_DIRS.join(', ')} exists and there is no .adr-dir file. ` +
+    'Start moor with --decisions DIR (or --workspace DIR for another repository), or write the folder name into .adr-dir.'
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * get_decision_context: which decisions govern these files. Governance follows
+ * supersession: a superseded decision's paths are governed by its successor,
+ * and the answer says which decision the successor replaced.
+ */
+import { z } from 'zod';
+import { defineTool } from '../../../host/pack.js';
+import { toWorkspaceRelative } from '../corpus/paths.js';
+import { corpusOf, type DecisionsState } from '../state.js';
+import { decisionSummarySchema, describe, maxBytes, READ_ONLY, summarize } from './shared.js';
+
+export const MAX_FILES = 200;
+
+const input = z.strictObject({
+  files: z
+    .array(z.string().min(1, 'must not be empty').refine(maxBytes(4096), 'must be at most 4096 bytes'))
+    .min(1, 'needs at least one file')
+    .max(MAX_FILES, `at most ${MAX_FILES} files per call`)
+    .describe('File paths, relative to the repository root (or absolute inside it).'),
+});
+
+const governingSchema = decisionSummarySchema.extend({
+  globs: z.array(z.string()),
+  replaces: z.array(z.string()),
+});
+
+const fileSchema = z.object({
+  file: z.string(),
+  refused: z.string().nullable(),
+  governing: z.array(governingSchema),
+  proposed: z.array(decisionSummarySchema.extend({ globs: z.array(z.string()) })),
+});
+
+const output = z.object({ files: z.array(fileSchema) });
+
+export const getDecisionContext = defineTool<DecisionsState, typeof input, typeof output>({
+  name: 'get_decision_context',
+  title: 'Decisions governing files',
+  description:
+    'For each file path, the decisions that govern it (through their affects/scope globs), following supersession to the current decision, plus proposals that would govern it. Call before changing files.',
+  input,
+  output,
+  annotations: { title: 'Decisions governing files', ...READ_ONLY },
+  handler(args, ctx) {
+    const corpus = corpusOf(ctx.state);
+    const checked = args.files.map((file) => ({ file, relative: toWorkspaceRelative(ctx.workspaceRoot, file) }));
+    const accepted = checked.flatMap((c) => (c.relative.ok ? [c.relative.path] : []));
+    const answers = new Map(corpus.governing(accepted).map((answer) => [answer.file, answer]));
+    const files = checked.map(({ file, relative }) => {
+      if (!relative.ok) return { file, refused: relative.reason, governing: [], proposed: [] };
+      const answer = answers.get(relative.path);
+      return {
+        file: relative.path,
+        refused: null,
+        governing: (answer?.governing ?? []).map((g) => ({
+          ...summarize(g.decision),
+          globs: [...g.globs],
+          replaces: [...g.replaced],
+        })),
+        proposed: (answer?.proposed ?? []).map((p) => ({ ...summarize(p.decision), globs: [...p.globs] })),
+      };
+    });
+    const structured = { files };
+    return { structured, text: render(structured) };
+  },
+});
+
+function render(result: z.infer<typeof output>): string {
+  const lines: string[] = [];
+  for (const entry of result.files) {
+    if (entry.refused) {
+      lines.push(`${entry.file}: refused (${entry.refused})`);
+      continue;
+    }
+    if (entry.governing.length === 0 && entry.proposed.length === 0) {
+      lines.push(`${entry.file}: no decision governs this file`);
+      continue;
+    }
+    lines.push(`${entry.file}:`);
+    for (const g of entry.governing) {
+      const replaced = g.replaces.length > 0 ? ` (replaces ${g.replaces.join(', ')})` : '';
+      lines.push(`- ${describe(g)}${replaced} via ${g.globs.join(', ')}`);
+    }
+    for (const p of entry.proposed) lines.push(`- proposed: ${describe(p)} via ${p.globs.join(', ')}`);
+  }
+  return lines.join('\n');
+}

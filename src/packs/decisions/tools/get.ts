@@ -1,0 +1,117 @@
+/**
+ * get_decision: one decision's metadata and body, by any reference form.
+ */
+import { z } from 'zod';
+import { ToolError } from '../../../errors.js';
+import { defineTool } from '../../../host/pack.js';
+import type { Corpus } from '../corpus/corpus.js';
+import type { Decision } from '../corpus/model.js';
+import { corpusOf, type DecisionsState } from '../state.js';
+import { describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
+
+const input = z.strictObject({
+  ref: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine(maxBytes(1024), 'must be at most 1024 bytes')
+    .describe('A number (18, 0018, ADR-0018), an id, a slug, or a path relative to the repository or corpus.'),
+});
+
+const output = z.object({
+  id: z.string(),
+  number: z.number().int().nullable(),
+  title: z.string(),
+  status: statusSchema,
+  statusRaw: z.string(),
+  date: z.string().nullable(),
+  format: z.enum(['madr', 'nygard', 'log4brains']),
+  path: z.string(),
+  deciders: z.array(z.string()),
+  consulted: z.array(z.string()),
+  informed: z.array(z.string()),
+  tags: z.array(z.string()),
+  supersedes: z.array(z.string()),
+  supersededBy: z.array(z.string()),
+  amends: z.array(z.string()),
+  amendedBy: z.array(z.string()),
+  governs: z.array(z.string()),
+  body: z.string(),
+});
+
+export const getDecision = defineTool<DecisionsState, typeof input, typeof output>({
+  name: 'get_decision',
+  title: 'Get a decision',
+  description:
+    'Fetch one architecture decision record: status, date, deciders, tags, what it supersedes and what superseded it, the paths it governs, and the full markdown body.',
+  input,
+  output,
+  annotations: { title: 'Get a decision', ...READ_ONLY },
+  handler(args, ctx) {
+    const corpus = corpusOf(ctx.state);
+    const found = corpus.resolve(args.ref);
+    if (found.kind === 'ambiguous') {
+      const lines = found.candidates.map((d) => `- ${describe(summarize(d))}`);
+      throw new ToolError(
+        'DECISION_AMBIGUOUS',
+        `"${args.ref}" is ambiguous: ${found.candidates.length} decisions match.\n${lines.join('\n')}\nCall again with one of these paths as ref.`,
+      );
+    }
+    if (found.kind === 'not-found') {
+      const hint =
+        found.suggestions.length > 0
+          ? `Closest: ${found.suggestions.map((d) => `${d.id} (${d.title})`).join(', ')}.`
+          : 'Use search_decisions to find it.';
+      throw new ToolError('DECISION_NOT_FOUND', `No decision matches "${args.ref}". ${hint}`);
+    }
+    const structured = detail(corpus, found.decision);
+    return { structured, text: render(structured) };
+  },
+});
+
+function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
+  const supersedes: string[] = [];
+  const supersededBy: string[] = [];
+  for (const edge of corpus.edges) {
+    if (edge.fromPath === decision.path) supersedes.push(edge.to);
+    if (edge.toPath === decision.path) supersededBy.push(edge.from);
+  }
+  return {
+    id: decision.id,
+    number: decision.number,
+    title: decision.title,
+    status: decision.status,
+    statusRaw: decision.statusRaw,
+    date: decision.date,
+    format: decision.format,
+    path: decision.path,
+    deciders: [...decision.deciders],
+    consulted: [...decision.consulted],
+    informed: [...decision.informed],
+    tags: [...decision.tags],
+    supersedes,
+    supersededBy,
+    amends: [...decision.links.amends],
+    amendedBy: [...decision.links.amendedBy],
+    governs: [...decision.governs],
+    body: decision.body,
+  };
+}
+
+function render(d: z.infer<typeof output>): string {
+  const meta: string[] = [`# ${d.id} ${d.title}`, '', `Status: ${d.status}${d.statusRaw && d.statusRaw.toLowerCase() !== d.status ? ` (${d.statusRaw})` : ''}`];
+  if (d.date) meta.push(`Date: ${d.date}`);
+  meta.push(`Path: ${d.path}`);
+  const lists: Array<[string, string[]]> = [
+    ['Deciders', d.deciders],
+    ['Consulted', d.consulted],
+    ['Informed', d.informed],
+    ['Tags', d.tags],
+    ['Supersedes', d.supersedes],
+    ['Superseded by', d.supersededBy],
+    ['Amends', d.amends],
+    ['Amended by', d.amendedBy],
+    ['Governs', d.governs],
+  ];
+  for (const [label, values] of lists) if (values.length > 0) meta.push(`${label}: ${values.join(', ')}`);
+  return `${meta.join('\n')}\n\n${d.body.trim()}\n`;
+}

@@ -1,0 +1,77 @@
+/**
+ * search_decisions: ranked full-text search over titles and bodies.
+ */
+import { z } from 'zod';
+import { defineTool } from '../../../host/pack.js';
+import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
+import { corpusOf, type DecisionsState } from '../state.js';
+import { decisionSummarySchema, describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
+
+export const MAX_QUERY_BYTES = 1024;
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 50;
+
+const input = z.strictObject({
+  query: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine(maxBytes(MAX_QUERY_BYTES), `must be at most ${MAX_QUERY_BYTES} bytes`)
+    .describe('Words to look for in titles and bodies; prefixes and small typos still match.'),
+  status: statusSchema.optional().describe('Only decisions with this normalized status.'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Hits per page (1-${MAX_LIMIT}).`),
+  cursor: z.string().max(512).optional().describe('nextCursor from a previous answer, to get the next page.'),
+});
+
+const hitSchema = decisionSummarySchema.extend({
+  score: z.number(),
+  snippet: z.string(),
+});
+
+const output = z.object({
+  query: z.string(),
+  status: statusSchema.nullable(),
+  total: z.number().int(),
+  hits: z.array(hitSchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const searchDecisions = defineTool<DecisionsState, typeof input, typeof output>({
+  name: 'search_decisions',
+  title: 'Search decisions',
+  description:
+    'Full-text search of the architecture decision records, ranked (title matches first). Returns id, title, status, date, path and a snippet showing the match. Page with nextCursor.',
+  input,
+  output,
+  annotations: { title: 'Search decisions', ...READ_ONLY },
+  handler(args, ctx) {
+    const corpus = corpusOf(ctx.state);
+    const status = args.status ?? null;
+    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}`;
+    const offset = args.cursor ? decodeSearchCursor(args.cursor, queryKey, corpus.fingerprint) : 0;
+    const found = corpus.search(args.query, { status: args.status, offset, limit: args.limit });
+    const next = offset + found.hits.length;
+    const structured = {
+      query: args.query,
+      status,
+      total: found.total,
+      hits: found.hits.map((hit) => ({
+        ...summarize(hit.decision),
+        score: Math.round(hit.score * 1000) / 1000,
+        snippet: hit.snippet,
+      })),
+      nextCursor: next < found.total ? encodeSearchCursor(queryKey, corpus.fingerprint, next) : null,
+    };
+    return { structured, text: render(structured, offset) };
+  },
+});
+
+function render(result: z.infer<typeof output>, offset: number): string {
+  const filter = result.status ? ` with status ${result.status}` : '';
+  if (result.total === 0) return `No decision matches "${result.query}"${filter}.`;
+  const first = offset + 1;
+  const last = offset + result.hits.length;
+  const lines = [`Decisions ${first}-${last} of ${result.total} matching "${result.query}"${filter}:`];
+  for (const hit of result.hits) lines.push(`- ${describe(hit)}`, `  ${hit.snippet}`);
+  if (result.nextCursor) lines.push(`More: call again with cursor "${result.nextCursor}".`);
+  return lines.join('\n');
+}

@@ -1,0 +1,67 @@
+/**
+ * list_superseded: every supersession edge and whether it holds together.
+ */
+import { z } from 'zod';
+import { defineTool } from '../../../host/pack.js';
+import { corpusOf, type DecisionsState } from '../state.js';
+import { READ_ONLY } from './shared.js';
+
+const input = z.strictObject({});
+
+const edgeSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  fromPath: z.string().nullable(),
+  toPath: z.string().nullable(),
+  state: z.enum(['resolved', 'dangling', 'ambiguous', 'cycle']),
+  declaredBy: z.array(z.string()),
+  candidates: z.array(z.string()),
+});
+
+const output = z.object({
+  edges: z.array(edgeSchema),
+  counts: z.object({
+    resolved: z.number().int(),
+    dangling: z.number().int(),
+    ambiguous: z.number().int(),
+    cycle: z.number().int(),
+  }),
+});
+
+export const listSuperseded = defineTool<DecisionsState, typeof input, typeof output>({
+  name: 'list_superseded',
+  title: 'List supersessions',
+  description:
+    'Every "A supersedes B" relation in the decision records, declared on either side, with its state: resolved, dangling (target missing), ambiguous (several targets) or cycle.',
+  input,
+  output,
+  annotations: { title: 'List supersessions', ...READ_ONLY },
+  handler(_args, ctx) {
+    const corpus = corpusOf(ctx.state);
+    const counts = { resolved: 0, dangling: 0, ambiguous: 0, cycle: 0 };
+    const edges = corpus.edges.map((edge) => {
+      counts[edge.state] += 1;
+      return {
+        from: edge.from,
+        to: edge.to,
+        fromPath: edge.fromPath,
+        toPath: edge.toPath,
+        state: edge.state,
+        declaredBy: [...edge.declaredBy],
+        candidates: [...(edge.candidates ?? [])],
+      };
+    });
+    const structured = { edges, counts };
+    return { structured, text: render(structured) };
+  },
+});
+
+function render(result: z.infer<typeof output>): string {
+  const { counts } = result;
+  const head = `${result.edges.length} supersession relations: ${counts.resolved} resolved, ${counts.dangling} dangling, ${counts.ambiguous} ambiguous, ${counts.cycle} in cycles.`;
+  const lines = result.edges.map((e) => {
+    const note = e.state === 'resolved' ? '' : ` [${e.state}${e.candidates.length > 0 ? `: ${e.candidates.join(', ')}` : ''}]`;
+    return `- ${e.from} supersedes ${e.to}${note}`;
+  });
+  return [head, ...lines].join('\n');
+}

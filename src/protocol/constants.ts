@@ -1,0 +1,13 @@
+/**
+ * Protocol facts moor relies on that the SDK does not export by name.
+ */
+import type { CacheHint } from '@modelcontextprotocol/server';
+
+/** The stateless revision; the SDK exports no constant for it. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** The catalog (tools, templates, prompts, discover) is fixed for the life of a process. */
+export const CATALOG_CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: 'public' };
+
+/** Anything derived from a corpus may change at any moment and may be private. */
+export const CORPUS_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
