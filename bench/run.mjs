@@ -1,0 +1,10 @@
+// `npm run bench`: every benchmark, printed as tables. Numbers are medians of
+// several runs; ratios compare against a baseline measured in the same run.
+import os from 'node:os';
+import { benchCorpus } from './corpus.mjs';
+import { benchStdio } from './stdio.mjs';
+
+console.log(`# moor benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}`);
+const only = process.argv[2];
+if (!only || only === 'corpus') await benchCorpus();
+if (!only || only === 'stdio') await benchStdio();

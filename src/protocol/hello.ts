@@ -1,0 +1,72 @@
+/**
+ * The socket hop's opening exchange. A client's first line is a hello; the
+ * daemon answers one line; after that the socket carries newline-delimited
+ * MCP exactly like stdio. A control hello asks one question (status, stop)
+ * and the socket closes after the answer.
+ */
+
+export const HELLO_VERSION = 1;
+
+/** Who runs the daemon: proxies compare incarnations to detect restarts. */
+export interface Incarnation {
+  readonly pid: number;
+  /** ISO 8601. */
+  readonly startedAt: string;
+  readonly version: string;
+}
+
+export interface SessionHello {
+  readonly moor: typeof HELLO_VERSION;
+  /** `moor-` + ≥128 bits of randomness, minted once per proxy process. */
+  readonly sessionKey: string;
+  readonly client: { readonly name: string; readonly version: string };
+  /** Absolute path: the proxy's --workspace or its cwd. */
+  readonly workspace?: string;
+}
+
+export interface ControlHello {
+  readonly moor: typeof HELLO_VERSION;
+  readonly control: 'status' | 'stop';
+}
+
+export type Hello = SessionHello | ControlHello;
+
+export type HelloReply =
+  | { readonly moor: typeof HELLO_VERSION; readonly ok: true; readonly incarnation: Incarnation }
+  | { readonly moor: typeof HELLO_VERSION; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** Session keys are opaque to the daemon but bounded, so a key can be logged and indexed safely. */
+export const SESSION_KEY_PATTERN = /^[A-Za-z0-9._~-]{8,128}$/;
+
+/** Parses a hello line; returns an error message for anything else. */
+export function parseHello(line: string): Hello | { readonly error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: 'the first line must be a JSON hello object' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'the hello must be a JSON object' };
+  const hello = value as Record<string, unknown>;
+  if (hello.moor !== HELLO_VERSION) return { error: `unsupported hello version ${String(hello.moor)}; this daemon speaks ${HELLO_VERSION}` };
+  if ('control' in hello) {
+    if (hello.control === 'status' || hello.control === 'stop') return { moor: HELLO_VERSION, control: hello.control };
+    return { error: 'control must be "status" or "stop"' };
+  }
+  if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
+    return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };
+  }
+  const client = hello.client as Record<string, unknown> | undefined;
+  if (typeof client !== 'object' || client === null || typeof client.name !== 'string' || typeof client.version !== 'string') {
+    return { error: 'client must be {name, version}' };
+  }
+  if (hello.workspace !== undefined && (typeof hello.workspace !== 'string' || !hello.workspace.startsWith('/'))) {
+    return { error: 'workspace must be an absolute path' };
+  }
+  return {
+    moor: HELLO_VERSION,
+    sessionKey: hello.sessionKey,
+    client: { name: client.name, version: client.version },
+    ...(typeof hello.workspace === 'string' ? { workspace: hello.workspace } : {}),
+  };
+}
