@@ -7,4 +7,6 @@ const corpus = loadCorpus({ workspaceRoot: dir, corpusDir: dir, watch: false });
 const ms = performance.now() - started;
 globalThis.gc?.();
 const rss = process.memoryUsage().rss / 2 ** 20;
-process.stdout.write(JSON.stringify({ ms, rss, decisions: corpus.decisions.length, problems: corpus.problems.length }));
+process.stdout.write(
+  JSON.stringify({ ms, rss, decisions: corpus.decisions.length, problems: corpus.problems.length }),
+);

@@ -4,17 +4,26 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCorpus } from '../dist/packs/decisions/corpus/corpus.js';
-import { corpus as generated, median, percentile, rng, ROOT, table } from './lib.mjs';
+import { corpus as generated, median, percentile, ROOT, rng, table } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 function coldLoad(dir) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync(process.execPath, ['--expose-gc', path.join(ROOT, 'bench/corpus-load-child.mjs'), dir], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--expose-gc', path.join(ROOT, 'bench/corpus-load-child.mjs'), dir],
+      { encoding: 'utf8' },
+    );
     runs.push(JSON.parse(out));
   }
-  return { ms: median(runs.map((r) => r.ms)), rss: median(runs.map((r) => r.rss)), decisions: runs[0].decisions, problems: runs[0].problems };
+  return {
+    ms: median(runs.map((r) => r.ms)),
+    rss: median(runs.map((r) => r.rss)),
+    decisions: runs[0].decisions,
+    problems: runs[0].problems,
+  };
 }
 
 function time(fn, iterations) {
@@ -29,7 +38,12 @@ function time(fn, iterations) {
 
 function queriesFrom(manifest, n) {
   const random = rng(7);
-  const titles = manifest.decisions.map((d) => d.title.toLowerCase().split(/\s+/).filter((w) => w.length > 3));
+  const titles = manifest.decisions.map((d) =>
+    d.title
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 3),
+  );
   const out = [];
   for (let i = 0; i < n; i++) {
     const words = titles[Math.floor(random() * titles.length)];
@@ -68,7 +82,10 @@ export async function benchCorpus() {
     const search = time((i) => corpus.search(queries[i % queries.length], { offset: 0, limit: 10 }), 2000);
     const fileSets = Array.from({ length: 50 }, (_, i) => filesFrom(manifest, 50, i + 1));
     const governing = time((i) => corpus.governing(fileSets[i % fileSets.length]), 500);
-    const resolve = time((i) => corpus.resolve(manifest.decisions[i % manifest.decisions.length].number), 2000);
+    const resolve = time(
+      (i) => corpus.resolve(manifest.decisions[i % manifest.decisions.length].number),
+      2000,
+    );
 
     // Freshness: rewrite one file with a new unique word and time until search finds it.
     const pickups = [];
@@ -96,12 +113,22 @@ export async function benchCorpus() {
     const searchP50 = median(search);
     ops.push(
       [count, 'search_decisions (index)', searchP50, percentile(search, 99), '1.00×'],
-      [count, 'search_decisions (re-read baseline)', median(baseline), percentile(baseline, 99), `${(median(baseline) / searchP50).toFixed(0)}× slower`],
+      [
+        count,
+        'search_decisions (re-read baseline)',
+        median(baseline),
+        percentile(baseline, 99),
+        `${(median(baseline) / searchP50).toFixed(0)}× slower`,
+      ],
       [count, 'get_decision_context, 50 files', median(governing), percentile(governing, 99), ''],
       [count, 'resolve a reference', median(resolve), percentile(resolve, 99), ''],
       [count, 'pick up one changed file (write → visible)', median(pickups), Math.max(...pickups), ''],
     );
   }
-  table(`Corpus cold load and index (fresh process, median of ${RUNS})`, ['records', 'decisions', 'problems', 'load ms', 'RSS MiB'], loads);
+  table(
+    `Corpus cold load and index (fresh process, median of ${RUNS})`,
+    ['records', 'decisions', 'problems', 'load ms', 'RSS MiB'],
+    loads,
+  );
   table('Corpus operations in process (ms)', ['records', 'operation', 'p50', 'p99/max', 'vs index'], ops);
 }

@@ -13,9 +13,13 @@ export function corpus(count) {
   const manifestPath = path.join(BENCH_DIR, `corpus-${count}.json`);
   if (!fs.existsSync(manifestPath)) {
     fs.mkdirSync(BENCH_DIR, { recursive: true });
-    execFileSync(process.execPath, [GEN, '--out', dir, '--count', String(count), '--seed', '1', '--manifest', manifestPath, '--force'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [GEN, '--out', dir, '--count', String(count), '--seed', '1', '--manifest', manifestPath, '--force'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
   }
   return { dir, manifest: JSON.parse(fs.readFileSync(manifestPath, 'utf8')) };
 }

@@ -4,7 +4,9 @@ import os from 'node:os';
 import { benchCorpus } from './corpus.mjs';
 import { benchStdio } from './stdio.mjs';
 
-console.log(`# moor benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}`);
+console.log(
+  `# moor benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}`,
+);
 const only = process.argv[2];
 if (!only || only === 'corpus') await benchCorpus();
 if (!only || only === 'stdio') await benchStdio();

@@ -29,7 +29,9 @@ class LineClient {
     const id = ++this.id;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      this.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } })}\n`);
+      this.child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } })}\n`,
+      );
     });
   }
   async close() {
@@ -54,22 +56,49 @@ async function roundTrips(args, method, params, n) {
 
 export async function benchStdio() {
   const { dir, manifest } = generated(1000);
-  const moor = [path.join(ROOT, 'dist/cli/main.js'), 'stdio', '--direct', '--workspace', dir, '--decisions', dir];
+  const moor = [
+    path.join(ROOT, 'dist/cli/main.js'),
+    'stdio',
+    '--direct',
+    '--workspace',
+    dir,
+    '--decisions',
+    dir,
+  ];
   const echo = [path.join(ROOT, 'bench/servers/sdk-echo.mjs')];
   const refs = manifest.decisions.map((d) => d.number);
   const rows = [];
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const collect = { moor: [], echo: [] };
   for (let r = 0; r < runs; r++) {
-    collect.echo.push(await roundTrips(echo, 'tools/call', () => ({ name: 'echo', arguments: { text: 'hi' } }), 2000));
+    collect.echo.push(
+      await roundTrips(echo, 'tools/call', () => ({ name: 'echo', arguments: { text: 'hi' } }), 2000),
+    );
     collect.moor.push(
-      await roundTrips(moor, 'tools/call', (i) => ({ name: 'get_decision', arguments: { ref: refs[i % refs.length] } }), 2000),
+      await roundTrips(
+        moor,
+        'tools/call',
+        (i) => ({ name: 'get_decision', arguments: { ref: refs[i % refs.length] } }),
+        2000,
+      ),
     );
   }
-  const summarize = (sets) => [median(sets.map((s) => median(s))), median(sets.map((s) => percentile(s, 99)))];
+  const summarize = (sets) => [
+    median(sets.map((s) => median(s))),
+    median(sets.map((s) => percentile(s, 99))),
+  ];
   const [echoP50, echoP99] = summarize(collect.echo);
   const [moorP50, moorP99] = summarize(collect.moor);
   rows.push(['plain SDK serveStdio echo (anchor)', echoP50, echoP99, '1.00×']);
-  rows.push(['moor stdio --direct, get_decision (1k corpus)', moorP50, moorP99, `${(moorP50 / echoP50).toFixed(2)}×`]);
-  table(`stdio round trip, modern era, sequential (ms, median of ${runs} runs × 2000 calls)`, ['server', 'p50', 'p99', 'vs anchor'], rows);
+  rows.push([
+    'moor stdio --direct, get_decision (1k corpus)',
+    moorP50,
+    moorP99,
+    `${(moorP50 / echoP50).toFixed(2)}×`,
+  ]);
+  table(
+    `stdio round trip, modern era, sequential (ms, median of ${runs} runs × 2000 calls)`,
+    ['server', 'p50', 'p99', 'vs anchor'],
+    rows,
+  );
 }

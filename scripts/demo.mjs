@@ -8,9 +8,18 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 const bin = new URL('../dist/cli/main.js', import.meta.url).pathname;
 const root = new URL('..', import.meta.url).pathname;
 
-for (const [label, mode] of [['2025-11-25 (initialize)', 'legacy'], ['2026-07-28 (stateless)', { pin: '2026-07-28' }]]) {
+for (const [label, mode] of [
+  ['2025-11-25 (initialize)', 'legacy'],
+  ['2026-07-28 (stateless)', { pin: '2026-07-28' }],
+]) {
   const client = new Client({ name: 'moor-demo', version: '1.0.0' }, { versionNegotiation: { mode } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin, 'stdio', '--direct', '--workspace', root], stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'stdio', '--direct', '--workspace', root],
+      stderr: 'inherit',
+    }),
+  );
   console.log(`\n=== era ${label}: negotiated ${client.getNegotiatedProtocolVersion()}`);
   const { tools } = await client.listTools();
   console.log(`tools: ${tools.map((t) => t.name).join(', ')}`);

@@ -5,8 +5,12 @@ import { z } from 'zod';
 
 serveStdio(() => {
   const server = new McpServer({ name: 'sdk-echo', version: '1.0.0' });
-  server.registerTool('echo', { description: 'echo', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
-    content: [{ type: 'text', text }],
-  }));
+  server.registerTool(
+    'echo',
+    { description: 'echo', inputSchema: z.object({ text: z.string() }) },
+    ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }),
+  );
   return server;
 });

@@ -6,14 +6,17 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
-import { createServerFactory } from '../host/server-factory.js';
 import { erasePack } from '../host/pack.js';
+import { createServerFactory } from '../host/server-factory.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import type { ResolvedWorkspace } from './options.js';
 
-export function serveDirect(resolved: ResolvedWorkspace, log: (line: string) => void): { close(): Promise<void> } {
+export function serveDirect(
+  resolved: ResolvedWorkspace,
+  log: (line: string) => void,
+): { close(): Promise<void> } {
   const pack = createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: true });
   const workspace = new Workspace(resolved.root);
   const state: DecisionsState = workspace.stateOf(pack);
@@ -24,7 +27,8 @@ export function serveDirect(resolved: ResolvedWorkspace, log: (line: string) => 
   const factory = createServerFactory(catalog, {
     identity: IDENTITY,
     bind: () => binding,
-    onInternalError: (error, tool) => log(`moor: tool ${tool} failed: ${(error as Error)?.stack ?? String(error)}`),
+    onInternalError: (error, tool) =>
+      log(`moor: tool ${tool} failed: ${(error as Error)?.stack ?? String(error)}`),
   });
   const handle = serveStdio(factory, {
     legacy: 'serve',
@@ -41,6 +45,7 @@ export function serveDirect(resolved: ResolvedWorkspace, log: (line: string) => 
 function describeStartup(state: DecisionsState): string {
   if (state.kind === 'missing') return `moor: ${state.message}`;
   const { corpus } = state;
-  const problems = corpus.problems.length > 0 ? `, ${corpus.problems.length} problems (run moor decisions check)` : '';
+  const problems =
+    corpus.problems.length > 0 ? `, ${corpus.problems.length} problems (run moor decisions check)` : '';
   return `moor: serving ${corpus.decisions.length} decisions from ${state.corpusDir}${problems}`;
 }

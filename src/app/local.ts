@@ -22,13 +22,18 @@ export async function callToolLocally(
   const workspace = new Workspace(resolved.root);
   try {
     const catalog = new Catalog([erasePack(pack)], SERVER_PREAMBLE);
-    return await callTool(catalog, workspace.bind(undefined), { name, arguments: args }, {
-      signal: new AbortController().signal,
-      progress: async () => {},
-      onInternalError: (error) => {
-        throw error;
+    return await callTool(
+      catalog,
+      workspace.bind(undefined),
+      { name, arguments: args },
+      {
+        signal: new AbortController().signal,
+        progress: async () => {},
+        onInternalError: (error) => {
+          throw error;
+        },
       },
-    });
+    );
   } finally {
     workspace.close();
   }

@@ -13,7 +13,10 @@ interface CommonOptions extends WorkspaceOptions {
 
 function common(command: Command): Command {
   return command
-    .option('-w, --workspace <dir>', 'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)')
+    .option(
+      '-w, --workspace <dir>',
+      'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
+    )
     .option('-d, --decisions <dir>', 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)')
     .option('--json', 'print the structured answer as JSON');
 }
@@ -64,7 +67,9 @@ export function registerDecisions(program: Command): void {
     .action((options: CommonOptions) => {
       try {
         const report = checkLocally(resolveWorkspace(options));
-        process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderCheck(report)}\n`);
+        process.stdout.write(
+          options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderCheck(report)}\n`,
+        );
         if (report.findings.length > 0) process.exitCode = 1;
       } catch (error) {
         fail(error);

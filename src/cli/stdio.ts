@@ -11,7 +11,10 @@ export function registerStdio(program: Command): void {
     .command('stdio')
     .description('serve MCP on stdin/stdout (both protocol eras)')
     .option('--direct', 'serve in this process, with no daemon')
-    .option('-w, --workspace <dir>', 'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)')
+    .option(
+      '-w, --workspace <dir>',
+      'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
+    )
     .option('-d, --decisions <dir>', 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)')
     .action((options: WorkspaceOptions & { direct?: boolean }) => {
       try {

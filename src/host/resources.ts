@@ -17,7 +17,11 @@ import type { ResourceEntry } from './pack.js';
 
 export const RESOURCE_PAGE_SIZE = 100;
 
-export function listResources(catalog: Catalog, binding: Binding, cursor: string | undefined): ListResourcesResult {
+export function listResources(
+  catalog: Catalog,
+  binding: Binding,
+  cursor: string | undefined,
+): ListResourcesResult {
   const all: ResourceEntry[] = [];
   for (const { pack, family } of catalog.resourceFamilies) all.push(...family.list(binding.stateOf(pack)));
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
@@ -42,8 +46,12 @@ function encodeCursor(offset: number): string {
 
 function decodeCursor(cursor: string): number {
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; o?: unknown };
-    if (value.v === 1 && typeof value.o === 'number' && Number.isSafeInteger(value.o) && value.o >= 0) return value.o;
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      v?: unknown;
+      o?: unknown;
+    };
+    if (value.v === 1 && typeof value.o === 'number' && Number.isSafeInteger(value.o) && value.o >= 0)
+      return value.o;
   } catch {
     // fall through: any undecodable cursor is the same client mistake
   }

@@ -44,7 +44,6 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
 
   return (ctx) => {
     const binding = options.bind(ctx);
-    // biome-ignore lint/suspicious/noDeprecatedImports: the low-level Server is the supported path for custom handlers.
     const server = new Server(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
       { capabilities, instructions: catalog.instructions, cacheHints: CACHE_HINTS },
@@ -59,14 +58,23 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
           if (progressToken === undefined) return;
           await reqCtx.mcpReq.notify({
             method: 'notifications/progress',
-            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message ? { message } : {}) },
+            params: {
+              progressToken,
+              progress,
+              ...(total === undefined ? {} : { total }),
+              ...(message ? { message } : {}),
+            },
           });
         },
       });
     });
-    server.setRequestHandler('resources/list', (request) => listResources(catalog, binding, request.params?.cursor));
+    server.setRequestHandler('resources/list', (request) =>
+      listResources(catalog, binding, request.params?.cursor),
+    );
     server.setRequestHandler('resources/templates/list', () => templatesList);
-    server.setRequestHandler('resources/read', (request) => readResource(catalog, binding, request.params.uri));
+    server.setRequestHandler('resources/read', (request) =>
+      readResource(catalog, binding, request.params.uri),
+    );
     return server;
   };
 }

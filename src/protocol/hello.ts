@@ -33,7 +33,11 @@ export type Hello = SessionHello | ControlHello;
 
 export type HelloReply =
   | { readonly moor: typeof HELLO_VERSION; readonly ok: true; readonly incarnation: Incarnation }
-  | { readonly moor: typeof HELLO_VERSION; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+  | {
+      readonly moor: typeof HELLO_VERSION;
+      readonly ok: false;
+      readonly error: { readonly code: string; readonly message: string };
+    };
 
 /** Session keys are opaque to the daemon but bounded, so a key can be logged and indexed safely. */
 export const SESSION_KEY_PATTERN = /^[A-Za-z0-9._~-]{8,128}$/;
@@ -46,21 +50,32 @@ export function parseHello(line: string): Hello | { readonly error: string } {
   } catch {
     return { error: 'the first line must be a JSON hello object' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'the hello must be a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { error: 'the hello must be a JSON object' };
   const hello = value as Record<string, unknown>;
-  if (hello.moor !== HELLO_VERSION) return { error: `unsupported hello version ${String(hello.moor)}; this daemon speaks ${HELLO_VERSION}` };
+  if (hello.moor !== HELLO_VERSION)
+    return { error: `unsupported hello version ${String(hello.moor)}; this daemon speaks ${HELLO_VERSION}` };
   if ('control' in hello) {
-    if (hello.control === 'status' || hello.control === 'stop') return { moor: HELLO_VERSION, control: hello.control };
+    if (hello.control === 'status' || hello.control === 'stop')
+      return { moor: HELLO_VERSION, control: hello.control };
     return { error: 'control must be "status" or "stop"' };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };
   }
   const client = hello.client as Record<string, unknown> | undefined;
-  if (typeof client !== 'object' || client === null || typeof client.name !== 'string' || typeof client.version !== 'string') {
+  if (
+    typeof client !== 'object' ||
+    client === null ||
+    typeof client.name !== 'string' ||
+    typeof client.version !== 'string'
+  ) {
     return { error: 'client must be {name, version}' };
   }
-  if (hello.workspace !== undefined && (typeof hello.workspace !== 'string' || !hello.workspace.startsWith('/'))) {
+  if (
+    hello.workspace !== undefined &&
+    (typeof hello.workspace !== 'string' || !hello.workspace.startsWith('/'))
+  ) {
     return { error: 'workspace must be an absolute path' };
   }
   return {

@@ -5,8 +5,8 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, ERA_MODES, type EraMode } from '../helpers/sdk-client.js';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
+import { connectStdio, ERA_MODES, type EraMode } from '../helpers/sdk-client.js';
 
 const ARGS = ['stdio', '--direct', '--workspace', E2E_WORKSPACE];
 
@@ -17,7 +17,10 @@ const CALLS: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>
   { name: 'search_decisions', arguments: { query: 'storage', limit: 1 } },
   { name: 'get_decision', arguments: { ref: '3' } },
   { name: 'get_decision', arguments: { ref: 'ADR-0002' } },
-  { name: 'get_decision_context', arguments: { files: ['src/db/pool.ts', 'src/api/cache/lru.ts', '../etc/passwd'] } },
+  {
+    name: 'get_decision_context',
+    arguments: { files: ['src/db/pool.ts', 'src/api/cache/lru.ts', '../etc/passwd'] },
+  },
   { name: 'list_superseded', arguments: {} },
 ];
 
@@ -90,7 +93,11 @@ describe('tools/call', () => {
       const payloads = await Promise.all(
         ERA_MODES.map(async (mode) => {
           const result = await client(mode).callTool(call);
-          return JSON.stringify({ content: result.content, structuredContent: result.structuredContent, isError: result.isError });
+          return JSON.stringify({
+            content: result.content,
+            structuredContent: result.structuredContent,
+            isError: result.isError,
+          });
         }),
       );
       expect(payloads[1], `${call.name} auto vs legacy`).toBe(payloads[0]);
@@ -100,15 +107,25 @@ describe('tools/call', () => {
   });
 
   it('search ranks the title match first and shows the match in the snippet', async () => {
-    const result = await client('modern').callTool({ name: 'search_decisions', arguments: { query: 'sqlite' } });
+    const result = await client('modern').callTool({
+      name: 'search_decisions',
+      arguments: { query: 'sqlite' },
+    });
     const hits = (result.structuredContent as { hits: Array<{ id: string; snippet: string }> }).hits;
     expect(hits[0]?.id).toBe('0003');
     expect(hits[0]?.snippet.toLowerCase()).toContain('sqlite');
   });
 
   it('search pages with a cursor bound to the query', async () => {
-    const first = await client('modern').callTool({ name: 'search_decisions', arguments: { query: 'storage', limit: 1 } });
-    const page1 = first.structuredContent as { total: number; hits: Array<{ id: string }>; nextCursor: string | null };
+    const first = await client('modern').callTool({
+      name: 'search_decisions',
+      arguments: { query: 'storage', limit: 1 },
+    });
+    const page1 = first.structuredContent as {
+      total: number;
+      hits: Array<{ id: string }>;
+      nextCursor: string | null;
+    };
     expect(page1.total).toBeGreaterThan(1);
     expect(page1.nextCursor).toEqual(expect.any(String));
     const second = await client('legacy').callTool({
@@ -140,7 +157,9 @@ describe('tools/call', () => {
   it('get_decision_context hands a superseded decision over to its successor and refuses escapes', async () => {
     const result = await client('modern').callTool({
       name: 'get_decision_context',
-      arguments: { files: ['src/db/pool.ts', 'src/db/migrations/001.sql', 'src/api/cache/lru.ts', '../outside.txt'] },
+      arguments: {
+        files: ['src/db/pool.ts', 'src/db/migrations/001.sql', 'src/api/cache/lru.ts', '../outside.txt'],
+      },
     });
     const files = (result.structuredContent as { files: Array<Record<string, unknown>> }).files;
     expect(files[0]).toMatchObject({
@@ -148,7 +167,10 @@ describe('tools/call', () => {
       refused: null,
       governing: [{ id: '0003', replaces: ['0002'] }],
     });
-    expect(files[1]).toMatchObject({ file: 'src/db/migrations/001.sql', governing: [{ id: '0003', replaces: [] }] });
+    expect(files[1]).toMatchObject({
+      file: 'src/db/migrations/001.sql',
+      governing: [{ id: '0003', replaces: [] }],
+    });
     expect(files[2]).toMatchObject({ governing: [{ id: '0004' }], proposed: [{ id: '0005' }] });
     expect(files[3]).toMatchObject({ file: '../outside.txt', governing: [], proposed: [] });
     expect(files[3]?.refused).toEqual(expect.any(String));
@@ -158,18 +180,26 @@ describe('tools/call', () => {
 describe('bad input', () => {
   it('an unknown tool is -32602 on every era', async () => {
     for (const mode of ERA_MODES) {
-      await expect(client(mode).callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+      await expect(client(mode).callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({
+        code: -32602,
+      });
     }
   });
 
   it('schema-invalid arguments give an isError result naming the field', async () => {
-    const result = await client('modern').callTool({ name: 'search_decisions', arguments: { query: 'x', limit: 500 } });
+    const result = await client('modern').callTool({
+      name: 'search_decisions',
+      arguments: { query: 'x', limit: 500 },
+    });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/limit/);
   });
 
   it('a query over 1 KB and more than 200 files are refused with isError', async () => {
-    const long = await client('legacy').callTool({ name: 'search_decisions', arguments: { query: 'é'.repeat(513) } });
+    const long = await client('legacy').callTool({
+      name: 'search_decisions',
+      arguments: { query: 'é'.repeat(513) },
+    });
     expect(long.isError).toBe(true);
     expect(JSON.stringify(long.content)).toMatch(/query: must be at most 1024 bytes/);
     const many = await client('legacy').callTool({
@@ -181,13 +211,19 @@ describe('bad input', () => {
   });
 
   it('an unknown decision suggests the closest references', async () => {
-    const result = await client('modern').callTool({ name: 'get_decision', arguments: { ref: 'use-sqlite-for-storag' } });
+    const result = await client('modern').callTool({
+      name: 'get_decision',
+      arguments: { ref: 'use-sqlite-for-storag' },
+    });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toMatch(/Closest: 0003/);
   });
 
   it('a ref that escapes the workspace is never read', async () => {
-    const result = await client('modern').callTool({ name: 'get_decision', arguments: { ref: '../../../../etc/passwd' } });
+    const result = await client('modern').callTool({
+      name: 'get_decision',
+      arguments: { ref: '../../../../etc/passwd' },
+    });
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).not.toMatch(/root:/);
   });
@@ -197,7 +233,10 @@ describe('resources', () => {
   it('lists every decision as text/markdown and reads one', async () => {
     const { resources } = await client('modern').listResources();
     expect(resources).toHaveLength(5);
-    expect(resources[0]).toMatchObject({ uri: 'decision:///0001-record-architecture-decisions.md', mimeType: 'text/markdown' });
+    expect(resources[0]).toMatchObject({
+      uri: 'decision:///0001-record-architecture-decisions.md',
+      mimeType: 'text/markdown',
+    });
     const read = await client('legacy').readResource({ uri: 'decision:///0003-use-sqlite-for-storage.md' });
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
     expect((read.contents[0] as { text: string }).text).toMatch(/SQLite in WAL mode/);

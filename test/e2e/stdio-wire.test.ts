@@ -56,7 +56,7 @@ describe('framing', () => {
     const error = await client.nextUnmatched();
     expect(error.error?.code).toBe(-32700);
     const list = await client.modern('tools/list');
-    expect((list.result?.tools as unknown[]).length).toBe(4);
+    expect(list.result?.tools).toHaveLength(4);
   });
 
   it('legacy and modern requests on one process each get their own era', async () => {
@@ -70,7 +70,7 @@ describe('framing', () => {
     client.notify('notifications/initialized');
     const list = await client.request('tools/list');
     expect(list.result).not.toHaveProperty('ttlMs');
-    expect((list.result?.tools as Array<{ name: string }>).map((t) => t.name)).toEqual([
+    expect((list.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name)).toEqual([
       'get_decision',
       'get_decision_context',
       'list_superseded',

@@ -40,7 +40,11 @@ export class RawClient {
   }
 
   /** Sends a request and waits for the response with the same id. */
-  request(method: string, params?: Record<string, unknown>, id: number | string = this.#nextId++): Promise<JsonRpcResponse> {
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    id: number | string = this.#nextId++,
+  ): Promise<JsonRpcResponse> {
     const answer = new Promise<JsonRpcResponse>((resolve) => this.#pending.set(id, resolve));
     this.sendLine(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }));
     return answer;

@@ -9,7 +9,11 @@ import { MOOR_BIN } from './paths.js';
 export type EraMode = 'legacy' | 'auto' | 'modern';
 export const ERA_MODES: readonly EraMode[] = ['legacy', 'auto', 'modern'];
 
-export async function connectStdio(mode: EraMode, args: readonly string[], env?: Record<string, string>): Promise<Client> {
+export async function connectStdio(
+  mode: EraMode,
+  args: readonly string[],
+  env?: Record<string, string>,
+): Promise<Client> {
   const client = new Client(
     { name: 'moor-e2e', version: '1.0.0' },
     { versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : mode } },

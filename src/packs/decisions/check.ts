@@ -16,7 +16,11 @@ export interface CheckReport {
 }
 
 export function checkCorpus(corpus: Corpus): CheckReport {
-  const findings: CheckFinding[] = corpus.problems.map((p) => ({ path: p.path, kind: p.kind, message: p.message }));
+  const findings: CheckFinding[] = corpus.problems.map((p) => ({
+    path: p.path,
+    kind: p.kind,
+    message: p.message,
+  }));
   for (const edge of corpus.edges) {
     if (edge.state === 'resolved') continue;
     const where = edge.declaredBy[0] ?? edge.fromPath ?? edge.from;

@@ -26,14 +26,23 @@ export function decodeSearchCursor(cursor: string, queryKey: string, fingerprint
   } catch {
     body = undefined;
   }
-  if (!body || body.v !== 1 || typeof body.o !== 'number' || !Number.isSafeInteger(body.o) || body.o < 0) {
-    throw new ToolError('INVALID_CURSOR', 'Invalid cursor: pass back nextCursor from a previous answer unchanged.');
+  if (body?.v !== 1 || typeof body.o !== 'number' || !Number.isSafeInteger(body.o) || body.o < 0) {
+    throw new ToolError(
+      'INVALID_CURSOR',
+      'Invalid cursor: pass back nextCursor from a previous answer unchanged.',
+    );
   }
   if (body.q !== hashKey(queryKey)) {
-    throw new ToolError('INVALID_CURSOR', 'This cursor belongs to a different query; repeat the same query and status, or drop the cursor.');
+    throw new ToolError(
+      'INVALID_CURSOR',
+      'This cursor belongs to a different query; repeat the same query and status, or drop the cursor.',
+    );
   }
   if (body.f !== fingerprint) {
-    throw new ToolError('INVALID_CURSOR', 'The decision records changed since this cursor was issued; search again without a cursor.');
+    throw new ToolError(
+      'INVALID_CURSOR',
+      'The decision records changed since this cursor was issued; search again without a cursor.',
+    );
   }
   return body.o;
 }

@@ -4,8 +4,8 @@
  */
 import { ToolError } from '../../errors.js';
 import type { Corpus } from './corpus/corpus.js';
-import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
 import { loadCorpus } from './corpus/corpus.js';
+import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
 
 export interface DecisionsOptions {
   /** `--decisions DIR`, already resolved to an absolute path. */

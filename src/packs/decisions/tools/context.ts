@@ -43,7 +43,10 @@ export const getDecisionContext = defineTool<DecisionsState, typeof input, typeo
   annotations: { title: 'Decisions governing files', ...READ_ONLY },
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
-    const checked = args.files.map((file) => ({ file, relative: toWorkspaceRelative(ctx.workspaceRoot, file) }));
+    const checked = args.files.map((file) => ({
+      file,
+      relative: toWorkspaceRelative(ctx.workspaceRoot, file),
+    }));
     const accepted = checked.flatMap((c) => (c.relative.ok ? [c.relative.path] : []));
     const answers = new Map(corpus.governing(accepted).map((answer) => [answer.file, answer]));
     const files = checked.map(({ file, relative }) => {

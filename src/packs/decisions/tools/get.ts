@@ -14,7 +14,9 @@ const input = z.strictObject({
     .string()
     .min(1, 'must not be empty')
     .refine(maxBytes(1024), 'must be at most 1024 bytes')
-    .describe('A number (18, 0018, ADR-0018), an id, a slug, or a path relative to the repository or corpus.'),
+    .describe(
+      'A number (18, 0018, ADR-0018), an id, a slug, or a path relative to the repository or corpus.',
+    ),
 });
 
 const output = z.object({
@@ -98,7 +100,11 @@ function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
 }
 
 function render(d: z.infer<typeof output>): string {
-  const meta: string[] = [`# ${d.id} ${d.title}`, '', `Status: ${d.status}${d.statusRaw && d.statusRaw.toLowerCase() !== d.status ? ` (${d.statusRaw})` : ''}`];
+  const meta: string[] = [
+    `# ${d.id} ${d.title}`,
+    '',
+    `Status: ${d.status}${d.statusRaw && d.statusRaw.toLowerCase() !== d.status ? ` (${d.statusRaw})` : ''}`,
+  ];
   if (d.date) meta.push(`Date: ${d.date}`);
   meta.push(`Path: ${d.path}`);
   const lists: Array<[string, string[]]> = [

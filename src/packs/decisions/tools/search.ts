@@ -18,7 +18,13 @@ const input = z.strictObject({
     .refine(maxBytes(MAX_QUERY_BYTES), `must be at most ${MAX_QUERY_BYTES} bytes`)
     .describe('Words to look for in titles and bodies; prefixes and small typos still match.'),
   status: statusSchema.optional().describe('Only decisions with this normalized status.'),
-  limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Hits per page (1-${MAX_LIMIT}).`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .default(DEFAULT_LIMIT)
+    .describe(`Hits per page (1-${MAX_LIMIT}).`),
   cursor: z.string().max(512).optional().describe('nextCursor from a previous answer, to get the next page.'),
 });
 

@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import type { Decision } from '../corpus/model.js';
 
-export const STATUSES = ['proposed', 'accepted', 'rejected', 'deprecated', 'superseded', 'amended', 'unknown'] as const;
+export const STATUSES = [
+  'proposed',
+  'accepted',
+  'rejected',
+  'deprecated',
+  'superseded',
+  'amended',
+  'unknown',
+] as const;
 export const statusSchema = z.enum(STATUSES);
 
 /** Every decisions tool only reads the corpus and never reaches outside it. */

@@ -60,7 +60,10 @@ function render(result: z.infer<typeof output>): string {
   const { counts } = result;
   const head = `${result.edges.length} supersession relations: ${counts.resolved} resolved, ${counts.dangling} dangling, ${counts.ambiguous} ambiguous, ${counts.cycle} in cycles.`;
   const lines = result.edges.map((e) => {
-    const note = e.state === 'resolved' ? '' : ` [${e.state}${e.candidates.length > 0 ? `: ${e.candidates.join(', ')}` : ''}]`;
+    const note =
+      e.state === 'resolved'
+        ? ''
+        : ` [${e.state}${e.candidates.length > 0 ? `: ${e.candidates.join(', ')}` : ''}]`;
     return `- ${e.from} supersedes ${e.to}${note}`;
   });
   return [head, ...lines].join('\n');
