@@ -4,7 +4,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { callToolLocally, checkLocally } from '../app/local.js';
 import { resolveWorkspace, type WorkspaceOptions } from '../app/options.js';
-import { renderCheck } from '../packs/decisions/check.js';
 import { fail, printToolResult } from './output.js';
 
 interface CommonOptions extends WorkspaceOptions {
@@ -66,10 +65,8 @@ export function registerDecisions(program: Command): void {
     .description('list problems (unparseable files, dangling/ambiguous/cyclic supersession); exit 1 if any')
     .action((options: CommonOptions) => {
       try {
-        const report = checkLocally(resolveWorkspace(options));
-        process.stdout.write(
-          options.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderCheck(report)}\n`,
-        );
+        const { report, text } = checkLocally(resolveWorkspace(options));
+        process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${text}\n`);
         if (report.findings.length > 0) process.exitCode = 1;
       } catch (error) {
         fail(error);
