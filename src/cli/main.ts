@@ -2,29 +2,53 @@
 /**
  * The moor command line. Parsing and printing only: every answer comes from
  * src/app, which composes the host and the packs.
+ *
+ * `moor stdio` (the proxy) and `moor daemon run` are dispatched before
+ * commander and the app load: the proxy must start fast, and a daemon that
+ * loses the start race must exit cheaply.
  */
-import { Command } from 'commander';
-import { IDENTITY } from '../app/identity.js';
-import { registerDecisions } from './decisions.js';
-import { registerStdio } from './stdio.js';
+import { stdioProxyArgs } from '../proxy/args.js';
 
-const program = new Command('moor')
-  .version(IDENTITY.version, '-v, --version')
-  .description("moor serves a repository's architecture decision records to coding agents over MCP.")
-  .showHelpAfterError()
-  .addHelpText(
-    'after',
-    `
+const argv = process.argv.slice(2);
+const proxyArgs = stdioProxyArgs(argv);
+if (proxyArgs) {
+  const { runProxy } = await import('../proxy/main.js');
+  runProxy(proxyArgs);
+} else if (argv[0] === 'daemon' && argv[1] === 'run' && !argv.includes('-h') && !argv.includes('--help')) {
+  const { runDaemonFromArgv } = await import('./daemon.js');
+  await runDaemonFromArgv(argv.slice(2));
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const { Command } = await import('commander');
+  const { IDENTITY } = await import('../app/identity.js');
+  const { registerDecisions } = await import('./decisions.js');
+  const { registerStdio } = await import('./stdio.js');
+  const { registerDaemon } = await import('./daemon.js');
+
+  const program = new Command('moor')
+    .version(IDENTITY.version, '-v, --version')
+    .description("moor serves a repository's architecture decision records to coding agents over MCP.")
+    .showHelpAfterError()
+    .addHelpText(
+      'after',
+      `
 Examples:
-  moor stdio --direct                      serve MCP on stdio for the enclosing repository
+  moor stdio                               serve MCP on stdio through the daemon (started when needed)
+  moor stdio --direct                      serve MCP on stdio in this process, no daemon
   moor stdio --direct -w ~/src/app         serve another repository
+  moor daemon status                       what the daemon is doing
   moor decisions search "event sourcing"   ranked search
   moor decisions show 7                    decision 7 in full
   moor decisions context src/db/pool.ts    decisions governing a file
   moor decisions check                     corpus problems; exit 1 when there are any`,
-  );
+    );
 
-registerStdio(program);
-registerDecisions(program);
+  registerStdio(program);
+  registerDaemon(program);
+  registerDecisions(program);
 
-program.parseAsync(process.argv);
+  await program.parseAsync(process.argv);
+}

@@ -1,23 +1,35 @@
 /**
- * `moor stdio`: what MCP clients launch.
+ * `moor stdio`: what MCP clients launch. By default a thin proxy to the
+ * user's daemon (main.ts dispatches it before loading commander; this is the
+ * fallback path); `--direct` serves in this process with no daemon.
  */
 import type { Command } from 'commander';
-import { serveDirect } from '../app/direct.js';
-import { resolveWorkspace, type WorkspaceOptions } from '../app/options.js';
+import type { WorkspaceOptions } from '../app/options.js';
 import { fail } from './output.js';
 
 export function registerStdio(program: Command): void {
   program
     .command('stdio')
-    .description('serve MCP on stdin/stdout (both protocol eras)')
+    .description(
+      'serve MCP on stdin/stdout (both protocol eras) through the daemon, or in-process with --direct',
+    )
     .option('--direct', 'serve in this process, with no daemon')
     .option(
       '-w, --workspace <dir>',
       'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
     )
     .option('-d, --decisions <dir>', 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)')
-    .action((options: WorkspaceOptions & { direct?: boolean }) => {
+    .action(async (options: WorkspaceOptions & { direct?: boolean }) => {
+      if (!options.direct) {
+        const { runProxy } = await import('../proxy/main.js');
+        runProxy({ workspace: options.workspace, decisions: options.decisions });
+        return;
+      }
       try {
+        const [{ serveDirect }, { resolveWorkspace }] = await Promise.all([
+          import('../app/direct.js'),
+          import('../app/options.js'),
+        ]);
         const log = (line: string) => process.stderr.write(`${line}\n`);
         serveDirect(resolveWorkspace(options), log);
       } catch (error) {

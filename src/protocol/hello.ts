@@ -22,6 +22,8 @@ export interface SessionHello {
   readonly client: { readonly name: string; readonly version: string };
   /** Absolute path: the proxy's --workspace or its cwd. */
   readonly workspace?: string;
+  /** Absolute path: the proxy's --decisions folder, when given. */
+  readonly decisions?: string;
 }
 
 export interface ControlHello {
@@ -31,8 +33,24 @@ export interface ControlHello {
 
 export type Hello = SessionHello | ControlHello;
 
+/** What `moor daemon status` shows; sent in the reply to a control hello 'status'. */
+export interface DaemonStatus {
+  readonly socket: string;
+  readonly httpUrl: string | null;
+  readonly uptimeMs: number;
+  readonly connectedClients: number;
+  readonly inFlight: number;
+  readonly maxInFlight: number;
+  readonly workspaces: ReadonlyArray<{ readonly root: string; readonly connections: number }>;
+}
+
 export type HelloReply =
-  | { readonly moor: typeof HELLO_VERSION; readonly ok: true; readonly incarnation: Incarnation }
+  | {
+      readonly moor: typeof HELLO_VERSION;
+      readonly ok: true;
+      readonly incarnation: Incarnation;
+      readonly status?: DaemonStatus;
+    }
   | {
       readonly moor: typeof HELLO_VERSION;
       readonly ok: false;
@@ -83,5 +101,6 @@ export function parseHello(line: string): Hello | { readonly error: string } {
     sessionKey: hello.sessionKey,
     client: { name: client.name, version: client.version },
     ...(typeof hello.workspace === 'string' ? { workspace: hello.workspace } : {}),
+    ...(typeof hello.decisions === 'string' ? { decisions: hello.decisions } : {}),
   };
 }

@@ -1,0 +1,129 @@
+/**
+ * `moor daemon run`: the composition. Builds the catalog once (decisions pack,
+ * plus the test pack under MOOR_TEST_PACK=1), the rooms (one loaded workspace
+ * per repository, shared by its connections), the logger, and starts the
+ * socket daemon. The caller holds the state dir's lock.
+ */
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
+import { createDaemonLog } from '../daemon/logger.js';
+import { HelloRefused } from '../daemon/server.js';
+import type { Binding } from '../host/binding.js';
+import { Workspace } from '../host/binding.js';
+import { Catalog } from '../host/catalog.js';
+import { erasePack, type Pack } from '../host/pack.js';
+import { createServerFactory } from '../host/server-factory.js';
+import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
+import { createDecisionsPack } from '../packs/decisions/pack.js';
+import { createTestingPack } from '../packs/testing/pack.js';
+import type { SessionHello } from '../protocol/hello.js';
+import type { StatePaths } from '../protocol/state-dir.js';
+import { type RoomKey, Rooms } from '../sessions/rooms.js';
+import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
+import { resolveWorkspace } from './options.js';
+
+export interface DaemonRunOptions {
+  /** Default workspace for a hello that names none. */
+  readonly workspace?: string | undefined;
+  readonly decisions?: string | undefined;
+  readonly maxInFlight: number;
+  readonly graceMs: number;
+  readonly roomKeepAliveMs: number;
+  readonly logLevel: string;
+  /** Also log to stderr (foreground `run` in a terminal). */
+  readonly stderrLog: boolean;
+}
+
+/** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
+interface RoomContents {
+  readonly workspace: Workspace;
+  /** The catalog's pack → this room's instance of it (differs when the room has its own --decisions). */
+  readonly packs: ReadonlyMap<Pack<unknown>, Pack<unknown>>;
+  close(): void;
+}
+
+export interface DaemonProcess {
+  readonly daemon: RunningDaemon;
+  readonly logger: Logger;
+  /** Flushes and closes the log file (last thing before exit). */
+  closeLog(): void;
+}
+
+export async function runDaemon(
+  paths: StatePaths,
+  options: DaemonRunOptions,
+  releaseLock: () => void,
+): Promise<DaemonProcess> {
+  const log = createDaemonLog({ file: paths.log, stderr: options.stderrLog, level: options.logLevel });
+  const { logger } = log;
+  const testPack = process.env.MOOR_TEST_PACK === '1';
+  const decisionsFor = (decisionsDir: string | undefined) =>
+    erasePack(createDecisionsPack({ decisionsDir, watch: true }));
+  const catalogDecisions = decisionsFor(undefined);
+  const catalogPacks = [catalogDecisions, ...(testPack ? [erasePack(createTestingPack())] : [])];
+  const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE);
+  const defaults = resolveWorkspace({ workspace: options.workspace, decisions: options.decisions });
+
+  const rooms = new Rooms<RoomContents>({
+    keepAliveMs: options.roomKeepAliveMs,
+    open: (key) => {
+      const packs = new Map<Pack<unknown>, Pack<unknown>>();
+      if (key.decisions !== undefined) packs.set(catalogDecisions, decisionsFor(key.decisions));
+      const workspace = new Workspace(key.root);
+      logger.info({ workspace: key.root }, 'room opened');
+      return { workspace, packs, close: () => workspace.close() };
+    },
+    onUnload: (key) => logger.info({ workspace: key.root }, 'room unloaded'),
+  });
+
+  const onInternalError = (error: unknown, tool: string) =>
+    logger.error({ err: error, tool }, `tool ${tool} failed`);
+
+  const roomKeyOf = (hello: SessionHello): RoomKey => {
+    if (hello.workspace === undefined)
+      return { root: defaults.root, decisions: hello.decisions ?? defaults.decisionsDir };
+    try {
+      return {
+        root: resolveWorkspaceRoot({ workspace: hello.workspace, env: {}, cwd: '/' }),
+        decisions: hello.decisions,
+      };
+    } catch (error) {
+      throw new HelloRefused('WORKSPACE_INVALID', (error as Error).message);
+    }
+  };
+
+  const config: DaemonConfig = {
+    paths,
+    version: IDENTITY.version,
+    maxInFlight: options.maxInFlight,
+    graceMs: options.graceMs,
+    log,
+    releaseLock,
+    openSession: (hello) => {
+      const lease = rooms.acquire(roomKeyOf(hello));
+      const { state, key } = lease.room;
+      const binding: Binding = {
+        workspaceRoot: key.root,
+        sessionKey: hello.sessionKey,
+        stateOf: <S>(pack: Pack<S>): S =>
+          state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
+      };
+      const factory: McpServerFactory = createServerFactory(catalog, {
+        identity: IDENTITY,
+        bind: () => binding,
+        onInternalError,
+      });
+      return { factory, close: () => lease.release() };
+    },
+    describe: () => ({
+      httpUrl: null,
+      workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
+    }),
+    onStopped: () => rooms.closeAll(),
+  };
+
+  const daemon = await startDaemon(config);
+  logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
+  return { daemon, logger, closeLog: () => log.close() };
+}

@@ -1,0 +1,99 @@
+/**
+ * A running daemon: the socket server, the admission gate and graceful
+ * shutdown. The caller (src/app/daemon.ts) already holds the state dir's lock
+ * and supplies the session factory; this file knows nothing of packs.
+ *
+ * Shutdown (SIGTERM, SIGINT, a control 'stop'): stop admitting (new requests
+ * get -32051), stop accepting connections, let in-flight requests finish
+ * within the grace period, answer the rest with -32051 "daemon shutting down",
+ * end listen streams gracefully, close every socket, remove the socket file and
+ * the incarnation, release the lock.
+ */
+import { AdmissionGate } from '../host/admission.js';
+import type { DaemonStatus, Incarnation, SessionHello } from '../protocol/hello.js';
+import type { StatePaths } from '../protocol/state-dir.js';
+import type { DaemonLog } from './logger.js';
+import { type SessionOpening, SocketServer } from './server.js';
+import { removeIncarnation, writeIncarnation } from './state.js';
+
+export const DEFAULT_GRACE_MS = 10_000;
+
+export interface DaemonConfig {
+  readonly paths: StatePaths;
+  readonly version: string;
+  readonly maxInFlight: number;
+  readonly graceMs: number;
+  readonly log: DaemonLog;
+  /** Releases the state dir's lock (called last). */
+  readonly releaseLock: () => void;
+  openSession(hello: SessionHello): SessionOpening;
+  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
+  /** Runs after every connection closed (rooms, HTTP). */
+  onStopped?(): Promise<void> | void;
+  /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
+  onStopping?(): Promise<void> | void;
+}
+
+export interface RunningDaemon {
+  readonly incarnation: Incarnation;
+  readonly gate: AdmissionGate;
+  readonly socket: SocketServer;
+  shutdown(reason: string): Promise<void>;
+  /** Resolves when shutdown has finished. */
+  readonly stopped: Promise<void>;
+}
+
+export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> {
+  const { logger } = config.log;
+  const incarnation: Incarnation = {
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    version: config.version,
+  };
+  const gate = new AdmissionGate(config.maxInFlight);
+  let resolveStopped: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    resolveStopped = resolve;
+  });
+  let shuttingDown: Promise<void> | undefined;
+
+  const socket = new SocketServer({
+    socketPath: config.paths.socket,
+    incarnation,
+    gate,
+    log: logger,
+    openSession: (hello) => config.openSession(hello),
+    describe: () => config.describe(),
+    onStopRequested: () => {
+      void shutdown('control stop');
+    },
+  });
+
+  const shutdown = (reason: string): Promise<void> => {
+    shuttingDown ??= (async () => {
+      logger.info({ reason, inFlight: gate.inFlight }, `shutting down (${reason})`);
+      const draining = gate.close(config.graceMs);
+      socket.stopAccepting();
+      await config.onStopping?.();
+      const drained = await draining;
+      if (!drained)
+        logger.warn(
+          { inFlight: gate.inFlight },
+          'grace period over: interrupting the requests still running',
+        );
+      await socket.closeSessions('daemon shutting down');
+      await config.onStopped?.();
+      socket.removeSocketFile();
+      removeIncarnation(config.paths.incarnation, process.pid);
+      config.releaseLock();
+      logger.info('stopped');
+      resolveStopped();
+    })();
+    return shuttingDown;
+  };
+
+  await socket.listen();
+  writeIncarnation(config.paths.incarnation, incarnation);
+  logger.info({ socket: config.paths.socket, version: config.version }, 'daemon listening');
+  return { incarnation, gate, socket, shutdown, stopped };
+}

@@ -1,0 +1,182 @@
+/**
+ * The socket connection's transport as the SDK sees it: a StdioServerTransport
+ * over the socket, wrapped so every incoming JSON-RPC request passes the
+ * daemon-wide admission gate before the server sees it. A refused request is
+ * answered at once (-32050 busy, -32051 shutting down) and never reaches the
+ * server; an admitted one holds its slot until its response goes out (or the
+ * client cancels it). At shutdown the requests still running are answered
+ * with -32051 and their late results dropped.
+ */
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import { JsonRpcCode } from '../errors.js';
+import type { AdmissionGate } from '../host/admission.js';
+import { traceIdOf } from '../protocol/trace.js';
+import { withTrace } from './logger.js';
+
+type Id = string | number;
+
+interface Running {
+  readonly id: Id;
+  readonly method: string;
+  readonly release: () => void;
+  readonly started: number;
+  readonly trace: string | undefined;
+}
+
+/** Error data a proxy reads to know whether a refused request may be sent again safely. */
+export const NOT_ADMITTED = { executed: false } as const;
+export const INTERRUPTED = { executed: 'unknown' } as const;
+
+/** Long-lived requests that must not hold an admission slot. */
+const UNGATED = new Set(['subscriptions/listen']);
+
+function keyOf(id: Id): string {
+  return typeof id === 'number' ? `n${id}` : `s${id}`;
+}
+
+function isRequest(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id; method: string } {
+  return 'method' in m && 'id' in m && m.id !== undefined && m.id !== null;
+}
+
+function isResponse(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id } {
+  return !('method' in m) && 'id' in m && m.id !== undefined && m.id !== null;
+}
+
+export class GatedTransport implements Transport {
+  onclose?: (() => void) | undefined;
+  onerror?: ((error: Error) => void) | undefined;
+  onmessage?: (<T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void) | undefined;
+
+  readonly #inner: Transport;
+  readonly #gate: AdmissionGate;
+  readonly #log: Logger;
+  readonly #running = new Map<string, Running>();
+  /** Ids this wrapper answered itself (interrupted): the server's late answer is dropped. */
+  readonly #answered = new Set<string>();
+
+  constructor(inner: Transport, gate: AdmissionGate, log: Logger) {
+    this.#inner = inner;
+    this.#gate = gate;
+    this.#log = log;
+  }
+
+  get inFlight(): number {
+    return this.#running.size;
+  }
+
+  async start(): Promise<void> {
+    this.#inner.onmessage = (message, extra) => this.#receive(message, extra);
+    this.#inner.onerror = (error) => this.onerror?.(error);
+    this.#inner.onclose = () => {
+      this.#releaseAll();
+      this.onclose?.();
+    };
+    await this.#inner.start();
+  }
+
+  setProtocolVersion = (version: string): void => {
+    this.#inner.setProtocolVersion?.(version);
+  };
+
+  #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (isRequest(message)) {
+      if (!UNGATED.has(message.method)) {
+        const ticket = this.#gate.tryEnter();
+        if (typeof ticket !== 'function') {
+          this.#refuse(message, ticket);
+          return;
+        }
+        const key = keyOf(message.id);
+        this.#running.get(key)?.release();
+        this.#answered.delete(key);
+        this.#running.set(key, {
+          id: message.id,
+          method: message.method,
+          release: ticket,
+          started: performance.now(),
+          trace: traceIdOf(message),
+        });
+      }
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
+      if (requestId !== undefined) this.#finish(keyOf(requestId), 'cancelled');
+    }
+    this.onmessage?.(message, extra);
+  }
+
+  #refuse(message: { id: Id; method: string }, why: 'busy' | 'shutting-down'): void {
+    const trace = traceIdOf(message);
+    const error =
+      why === 'busy'
+        ? {
+            code: JsonRpcCode.Busy,
+            message: `moor daemon is busy: ${this.#gate.inFlight} requests in flight; retry shortly`,
+            data: NOT_ADMITTED,
+          }
+        : { code: JsonRpcCode.Unavailable, message: 'moor daemon is shutting down', data: NOT_ADMITTED };
+    this.#log.warn(
+      { method: message.method, refused: why },
+      withTrace(`refused ${message.method}: ${why}`, trace),
+    );
+    this.#inner.send({ jsonrpc: '2.0', id: message.id, error }).catch((e) => this.onerror?.(e as Error));
+  }
+
+  #finish(key: string, outcome: string): void {
+    const running = this.#running.get(key);
+    if (!running) return;
+    this.#running.delete(key);
+    running.release();
+    if (this.#log.isLevelEnabled('debug')) {
+      const ms = Math.round((performance.now() - running.started) * 1000) / 1000;
+      this.#log.debug(
+        { method: running.method, id: running.id, ms, outcome },
+        withTrace(`${running.method} ${outcome}`, running.trace),
+      );
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isResponse(message)) {
+      const key = keyOf(message.id);
+      if (this.#answered.delete(key)) return;
+      this.#finish(key, 'error' in message ? 'error' : 'ok');
+    }
+    return this.#inner.send(message, options);
+  }
+
+  /** Answers every request still running with -32051; their late results are dropped. */
+  async interruptAll(message: string): Promise<void> {
+    const running = [...this.#running.entries()];
+    for (const [key, entry] of running) {
+      this.#running.delete(key);
+      this.#answered.add(key);
+      entry.release();
+      this.#log.warn(
+        { method: entry.method, id: entry.id },
+        withTrace(`interrupted ${entry.method}`, entry.trace),
+      );
+      await this.#inner
+        .send({
+          jsonrpc: '2.0',
+          id: entry.id,
+          error: { code: JsonRpcCode.Unavailable, message, data: INTERRUPTED },
+        })
+        .catch(() => {});
+    }
+  }
+
+  #releaseAll(): void {
+    for (const entry of this.#running.values()) entry.release();
+    this.#running.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.#inner.close();
+  }
+}

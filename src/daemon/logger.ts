@@ -1,0 +1,81 @@
+/**
+ * The daemon's log: pino, to `daemon.log` in the state dir and, under
+ * `moor daemon run` in a terminal, to stderr too.
+ *
+ * Rotation is our own and tiny rather than pino-roll: pino-roll runs as a
+ * transport in a worker thread (more memory and start-up for a daemon that
+ * logs little) and rotates by time/size into numbered files we would still
+ * have to prune. Here the file is checked on open and every 30 s; past
+ * `maxBytes` it is renamed to `daemon.log.1` (replacing the previous one) and
+ * reopened, so the log never takes more than about twice `maxBytes`.
+ */
+import fs from 'node:fs';
+import pino, { type Logger } from 'pino';
+
+export const DEFAULT_LOG_MAX_BYTES = 10 * 1024 * 1024;
+const ROTATE_CHECK_MS = 30_000;
+
+export interface DaemonLogOptions {
+  readonly file: string;
+  readonly stderr: boolean;
+  readonly level?: string;
+  readonly maxBytes?: number;
+  readonly checkMs?: number;
+}
+
+export interface DaemonLog {
+  readonly logger: Logger;
+  /** Rotates now when the file is over its bound (also runs on a timer). */
+  rotateIfNeeded(): void;
+  /** Flushes and closes the file. */
+  close(): void;
+}
+
+export function rotateFile(file: string, maxBytes: number): boolean {
+  try {
+    if (fs.statSync(file).size < maxBytes) return false;
+  } catch {
+    return false;
+  }
+  fs.renameSync(file, `${file}.1`);
+  return true;
+}
+
+export function createDaemonLog(options: DaemonLogOptions): DaemonLog {
+  const maxBytes = options.maxBytes ?? DEFAULT_LOG_MAX_BYTES;
+  rotateFile(options.file, maxBytes);
+  const destination = pino.destination({ dest: options.file, sync: false, mkdir: true, mode: 0o600 });
+  const streams: pino.StreamEntry[] = [{ stream: destination, level: 'trace' }];
+  if (options.stderr) streams.push({ stream: process.stderr, level: 'trace' });
+  const logger = pino(
+    { level: options.level ?? 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.multistream(streams),
+  );
+  const rotateIfNeeded = () => {
+    try {
+      if (rotateFile(options.file, maxBytes)) destination.reopen();
+    } catch (error) {
+      logger.warn({ err: error }, 'log rotation failed');
+    }
+  };
+  const timer = setInterval(rotateIfNeeded, options.checkMs ?? ROTATE_CHECK_MS);
+  timer.unref();
+  return {
+    logger,
+    rotateIfNeeded,
+    close() {
+      clearInterval(timer);
+      try {
+        destination.flushSync();
+      } catch {
+        // not ready yet or already closed: nothing buffered to lose
+      }
+      destination.end();
+    },
+  };
+}
+
+/** Appends ` trace=<id>` so a request's lines can be grepped by trace (the id only; never tracestate or baggage). */
+export function withTrace(message: string, traceId: string | undefined): string {
+  return traceId === undefined ? message : `${message} trace=${traceId}`;
+}

@@ -1,0 +1,270 @@
+/**
+ * The daemon's socket side: listens on the Unix socket (0600, no window where
+ * it is world-connectable), reads each connection's hello, answers control
+ * hellos (status, stop) and serves a session hello with `serveStdio` over a
+ * gated transport on the socket. Owns graceful shutdown of its connections.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import type { McpServerFactory } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Logger } from 'pino';
+import type { AdmissionGate } from '../host/admission.js';
+import {
+  type ControlHello,
+  type DaemonStatus,
+  HELLO_VERSION,
+  type HelloReply,
+  type Incarnation,
+  parseHello,
+  type SessionHello,
+} from '../protocol/hello.js';
+import { GatedTransport } from './gated-transport.js';
+
+/** A hello longer than this is not a hello. */
+const MAX_HELLO_BYTES = 64 * 1024;
+/** A connection that says nothing for this long is dropped. */
+const HELLO_TIMEOUT_MS = 10_000;
+
+export interface SessionOpening {
+  readonly factory: McpServerFactory;
+  /** Called once when the connection ends. */
+  close(): void;
+}
+
+export class HelloRefused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SocketServerOptions {
+  readonly socketPath: string;
+  readonly incarnation: Incarnation;
+  readonly gate: AdmissionGate;
+  readonly log: Logger;
+  /** The factory and binding for one session connection; throw HelloRefused to refuse it. */
+  openSession(hello: SessionHello): SessionOpening;
+  /** Status fields the socket layer does not own. */
+  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
+  /** A control hello asked the daemon to stop. */
+  onStopRequested(): void;
+}
+
+interface Connection {
+  readonly socket: net.Socket;
+  readonly transport: GatedTransport;
+  readonly handle: { close(): Promise<void> };
+  readonly sessionKey: string;
+}
+
+export class SocketServer {
+  readonly #options: SocketServerOptions;
+  readonly #server: net.Server;
+  readonly #connections = new Set<Connection>();
+  readonly #sockets = new Set<net.Socket>();
+  readonly #started = Date.now();
+  #nextConnection = 1;
+
+  constructor(options: SocketServerOptions) {
+    this.#options = options;
+    this.#server = net.createServer({ allowHalfOpen: false }, (socket) => this.#accept(socket));
+  }
+
+  get connectedClients(): number {
+    return this.#connections.size;
+  }
+
+  /** Listens; a socket file left by a dead daemon is removed first (the caller holds the lock). */
+  async listen(): Promise<void> {
+    const { socketPath } = this.#options;
+    try {
+      fs.unlinkSync(socketPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    // The umask makes the socket 0600 from the moment it exists; chmod is belt and braces.
+    const previous = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.#server.once('error', reject);
+        this.#server.listen(socketPath, () => {
+          this.#server.off('error', reject);
+          resolve();
+        });
+      });
+    } finally {
+      process.umask(previous);
+    }
+    fs.chmodSync(socketPath, 0o600);
+  }
+
+  status(): DaemonStatus {
+    const described = this.#options.describe();
+    return {
+      socket: this.#options.socketPath,
+      httpUrl: described.httpUrl,
+      uptimeMs: Date.now() - this.#started,
+      connectedClients: this.#connections.size,
+      inFlight: this.#options.gate.inFlight,
+      maxInFlight: this.#options.gate.limit,
+      workspaces: described.workspaces,
+    };
+  }
+
+  #accept(socket: net.Socket): void {
+    this.#sockets.add(socket);
+    socket.on('close', () => this.#sockets.delete(socket));
+    socket.on('error', (error) => this.#options.log.debug({ err: error }, 'socket error'));
+    let buffered: Buffer = Buffer.alloc(0);
+    const timer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
+    timer.unref();
+    const onData = (chunk: Buffer) => {
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      const newline = buffered.indexOf(10);
+      if (newline < 0) {
+        if (buffered.length > MAX_HELLO_BYTES) {
+          clearTimeout(timer);
+          socket.off('data', onData);
+          this.#replyAndClose(socket, 'HELLO_INVALID', 'the hello line is too long');
+        }
+        return;
+      }
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.pause();
+      const line = buffered.subarray(0, newline).toString('utf8');
+      const rest = buffered.subarray(newline + 1);
+      this.#onHello(socket, line, rest);
+    };
+    socket.on('data', onData);
+  }
+
+  #replyAndClose(socket: net.Socket, code: string, message: string): void {
+    const reply: HelloReply = { moor: HELLO_VERSION, ok: false, error: { code, message } };
+    this.#options.log.info({ code }, `refused a socket hello: ${message}`);
+    socket.end(`${JSON.stringify(reply)}\n`);
+  }
+
+  #onHello(socket: net.Socket, line: string, rest: Buffer): void {
+    const hello = parseHello(line);
+    if ('error' in hello) {
+      this.#replyAndClose(socket, 'HELLO_INVALID', hello.error);
+      return;
+    }
+    if ('control' in hello) {
+      this.#onControl(socket, hello);
+      return;
+    }
+    let opening: SessionOpening;
+    try {
+      opening = this.#options.openSession(hello);
+    } catch (error) {
+      if (error instanceof HelloRefused) {
+        this.#replyAndClose(socket, error.code, error.message);
+        return;
+      }
+      this.#options.log.error({ err: error }, 'could not open a session');
+      this.#replyAndClose(
+        socket,
+        'INTERNAL',
+        'the daemon could not open this session; its log has the details',
+      );
+      return;
+    }
+    if (this.#options.gate.closed) {
+      opening.close();
+      this.#replyAndClose(socket, 'SHUTTING_DOWN', 'moor daemon is shutting down');
+      return;
+    }
+    const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: this.#options.incarnation };
+    socket.write(`${JSON.stringify(reply)}\n`);
+    this.#serve(socket, hello, opening, rest);
+  }
+
+  #serve(socket: net.Socket, hello: SessionHello, opening: SessionOpening, rest: Buffer): void {
+    const id = this.#nextConnection++;
+    const log = this.#options.log.child({ conn: id });
+    // Bytes that arrived with the hello belong to the MCP stream: put them back first.
+    if (rest.length > 0) socket.unshift(rest);
+    const transport = new GatedTransport(new StdioServerTransport(socket, socket), this.#options.gate, log);
+    const handle = serveStdio(opening.factory, {
+      legacy: 'serve',
+      transport,
+      onerror: (error) => log.debug({ err: error }, 'mcp connection error'),
+    });
+    const connection: Connection = { socket, transport, handle, sessionKey: hello.sessionKey };
+    this.#connections.add(connection);
+    log.info({ client: hello.client, workspace: hello.workspace }, 'session connected');
+    let closed = false;
+    const onClose = () => {
+      if (closed) return;
+      closed = true;
+      this.#connections.delete(connection);
+      opening.close();
+      handle.close().catch(() => {});
+      log.info('session disconnected');
+    };
+    socket.on('close', onClose);
+    socket.resume();
+  }
+
+  #onControl(socket: net.Socket, hello: ControlHello): void {
+    const reply: HelloReply = {
+      moor: HELLO_VERSION,
+      ok: true,
+      incarnation: this.#options.incarnation,
+      ...(hello.control === 'status' ? { status: this.status() } : {}),
+    };
+    socket.end(`${JSON.stringify(reply)}\n`);
+    if (hello.control === 'stop') {
+      this.#options.log.info('stop requested over the socket');
+      this.#options.onStopRequested();
+    }
+  }
+
+  /** Stops accepting connections (the socket file stays until removeSocketFile). */
+  stopAccepting(): void {
+    this.#server.close();
+  }
+
+  /**
+   * Ends every session: requests still running are answered with -32051,
+   * listen streams get their graceful result, then each socket is ended.
+   */
+  async closeSessions(message: string, timeoutMs = 2000): Promise<void> {
+    await Promise.all(
+      [...this.#connections].map(async (connection) => {
+        await connection.transport.interruptAll(message);
+        await connection.handle.close().catch(() => {});
+        connection.socket.end();
+      }),
+    );
+    if (this.#sockets.size === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        for (const socket of this.#sockets) socket.destroy();
+        resolve();
+      }, timeoutMs);
+      const check = () => {
+        if (this.#sockets.size === 0) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      for (const socket of this.#sockets) socket.once('close', check);
+      for (const socket of this.#sockets) if (!socket.destroyed && socket.writableEnded) socket.end();
+    });
+  }
+
+  removeSocketFile(): void {
+    try {
+      fs.unlinkSync(this.#options.socketPath);
+    } catch {
+      // already gone
+    }
+  }
+}

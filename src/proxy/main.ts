@@ -1,0 +1,97 @@
+/**
+ * `moor stdio` (the proxy): relays the client's stdio to the user's daemon,
+ * starting it when needed. Node built-ins and src/protocol only, so it starts
+ * fast; the daemon does the work.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HELLO_VERSION, type SessionHello } from '../protocol/hello.js';
+import { statePaths } from '../protocol/state-dir.js';
+import type { ProxyArgs } from './args.js';
+import { Relay } from './relay.js';
+
+/** `moor-` + 128 random bits, minted once per proxy process: stable across daemon restarts. */
+export function mintSessionKey(): string {
+  return `moor-${randomBytes(16).toString('hex')}`;
+}
+
+function proxyVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * The workspace the daemon should serve for this client: --workspace, else
+ * MOOR_WORKSPACE (both must be existing directories), else the nearest
+ * ancestor of cwd holding `.git`, else cwd. Same rule as the direct server.
+ */
+export function resolveProxyWorkspace(
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): string {
+  const named = explicit !== undefined && explicit !== '' ? explicit : env.MOOR_WORKSPACE;
+  if (named !== undefined && named !== '') {
+    const abs = path.resolve(cwd, named);
+    let real: string;
+    try {
+      real = fs.realpathSync(abs);
+    } catch {
+      throw new Error(`workspace directory ${abs} does not exist or is not a directory`);
+    }
+    if (!fs.statSync(real).isDirectory())
+      throw new Error(`workspace directory ${abs} does not exist or is not a directory`);
+    return real;
+  }
+  let start: string;
+  try {
+    start = fs.realpathSync(path.resolve(cwd));
+  } catch {
+    start = path.resolve(cwd);
+  }
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) break;
+  }
+  return start;
+}
+
+export function runProxy(args: ProxyArgs): void {
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
+  let workspace: string;
+  try {
+    workspace = resolveProxyWorkspace(args.workspace, process.env, process.cwd());
+  } catch (error) {
+    warn(`moor: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  const hello: SessionHello = {
+    moor: HELLO_VERSION,
+    sessionKey: mintSessionKey(),
+    client: { name: 'moor-stdio', version: proxyVersion() },
+    workspace,
+    ...(args.decisions ? { decisions: path.resolve(args.decisions) } : {}),
+  };
+  const relay = new Relay({
+    paths: statePaths(),
+    hello,
+    input: process.stdin,
+    output: process.stdout,
+    warn,
+    onEnd: (code) => {
+      // Let stdout drain, then go: the daemon keeps running.
+      if (process.stdout.writableLength === 0) process.exit(code);
+      process.stdout.once('drain', () => process.exit(code));
+      setTimeout(() => process.exit(code), 1000).unref();
+    },
+  });
+  process.stdout.on('error', () => process.exit(0));
+  relay.start();
+}

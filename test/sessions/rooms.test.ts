@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Rooms } from '../../src/sessions/rooms.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function setup(keepAliveMs = 1000) {
+  const opened: string[] = [];
+  const closed: string[] = [];
+  const rooms = new Rooms({
+    keepAliveMs,
+    open: (key) => {
+      opened.push(key.root);
+      return { close: () => closed.push(key.root) };
+    },
+  });
+  return { rooms, opened, closed };
+}
+
+describe('Rooms', () => {
+  it('shares one room per workspace between connections', () => {
+    const { rooms, opened } = setup();
+    const a = rooms.acquire({ root: '/repo' });
+    const b = rooms.acquire({ root: '/repo' });
+    expect(a.room).toBe(b.room);
+    expect(opened).toEqual(['/repo']);
+    expect(a.room.connections).toBe(2);
+  });
+
+  it('keeps a different decisions folder in its own room', () => {
+    const { rooms, opened } = setup();
+    rooms.acquire({ root: '/repo' });
+    rooms.acquire({ root: '/repo', decisions: '/repo/adr' });
+    expect(opened).toEqual(['/repo', '/repo']);
+    expect(rooms.size).toBe(2);
+  });
+
+  it('unloads a room after the keep-alive once the last connection leaves', () => {
+    vi.useFakeTimers();
+    const { rooms, closed } = setup(1000);
+    const a = rooms.acquire({ root: '/repo' });
+    const b = rooms.acquire({ root: '/repo' });
+    a.release();
+    a.release(); // idempotent
+    vi.advanceTimersByTime(5000);
+    expect(closed).toEqual([]);
+    b.release();
+    vi.advanceTimersByTime(999);
+    expect(closed).toEqual([]);
+    expect(rooms.list()).toEqual([{ root: '/repo', decisions: undefined, connections: 0 }]);
+    vi.advanceTimersByTime(1);
+    expect(closed).toEqual(['/repo']);
+    expect(rooms.size).toBe(0);
+  });
+
+  it('a connection joining during the keep-alive keeps the room loaded', () => {
+    vi.useFakeTimers();
+    const { rooms, opened, closed } = setup(1000);
+    rooms.acquire({ root: '/repo' }).release();
+    vi.advanceTimersByTime(500);
+    const again = rooms.acquire({ root: '/repo' });
+    vi.advanceTimersByTime(5000);
+    expect(closed).toEqual([]);
+    expect(opened).toEqual(['/repo']);
+    again.release();
+    vi.advanceTimersByTime(1000);
+    expect(closed).toEqual(['/repo']);
+  });
+
+  it('closeAll unloads everything', () => {
+    const { rooms, closed } = setup();
+    rooms.acquire({ root: '/a' });
+    rooms.acquire({ root: '/b' });
+    rooms.closeAll();
+    expect(closed.sort()).toEqual(['/a', '/b']);
+  });
+});
