@@ -1,0 +1,542 @@
+/**
+ * The daemon's stateless Streamable HTTP endpoint (issue 3): `POST /mcp` for
+ * both MCP eras, `GET /healthz`, guards in front, the shared admission gate,
+ * and a graceful close.
+ *
+ * Two paths answer `/mcp`:
+ * - the SDK's `createMcpHandler(factory, { legacy: 'stateless' })` mounted
+ *   with `toNodeHandler`, on the same cheap per-request factory as the
+ *   socket (createServerFactory). It serves everything: listen streams,
+ *   progress over SSE, MRTR, batches, every validation error;
+ * - the lean path (lean.ts), which answers the hot methods of requests it
+ *   fully understands with the same bytes, at a fraction of the cost.
+ *
+ * Request order: Host/Origin (403) → bearer token (401) → route → body
+ * (413) → content type (415) → admission (503) → Moor-Session /
+ * Moor-Workspace (400) → lean path or SDK handler.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import {
+  type NodeIncomingMessageLike,
+  type NodeServerResponseLike,
+  toNodeHandler,
+} from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  isJsonContentType,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
+import { JsonRpcCode, MoorError } from '../errors.js';
+import type { AdmissionGate } from '../host/admission.js';
+import type { Binding } from '../host/binding.js';
+import type { Catalog } from '../host/catalog.js';
+import type { Pack } from '../host/pack.js';
+import { createServerFactory, type ServerIdentity } from '../host/server-factory.js';
+import { type Incarnation, SESSION_KEY_PATTERN } from '../protocol/hello.js';
+import {
+  allowedHostnames,
+  isLoopbackHost,
+  isWildcardHost,
+  OriginGuard,
+  readBody,
+  TokenGuard,
+} from './guards.js';
+import { type LeanExchange, LeanPath } from './lean.js';
+import {
+  decodeHeaderValue,
+  dispatchErrorBody,
+  echoableId,
+  entryErrorBody,
+  headerOf,
+  isPlainObject,
+  JSON_HEADERS,
+  type JsonRpcId,
+  sendJson,
+  sseFrame,
+} from './wire.js';
+
+export interface HttpEndpointOptions {
+  readonly host: string; // default '127.0.0.1'
+  readonly port: number; // 0 = ephemeral
+  /** Bearer token; REQUIRED when host is not loopback. When set, every request must carry it. */
+  readonly token?: string;
+  readonly catalog: Catalog;
+  readonly identity: ServerIdentity;
+  readonly incarnation: Incarnation;
+  readonly admission: AdmissionGate;
+  /**
+   * Binding for one request: session key from the Moor-Session header,
+   * workspace from Moor-Workspace (absolute path) or undefined for the daemon
+   * default. Throws MoorError('WORKSPACE_INVALID', message) when the
+   * workspace is not an existing directory inside the allowed roots.
+   */
+  bindForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): Binding;
+  onInternalError(error: unknown, tool: string): void;
+  log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
+  /** The lean path for hot methods (default true); false sends everything to the SDK handler. */
+  readonly lean?: boolean;
+  /** SSE keep-alive comment interval (default 15 000 ms, the SDK's); 0 disables. */
+  readonly keepAliveMs?: number;
+  /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
+  readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
+}
+
+export interface HttpEndpoint {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:7410/mcp`. */
+  readonly url: string;
+  /** Stop admitting, finish or abort in-flight, end listen streams gracefully. */
+  close(graceMs: number): Promise<void>;
+}
+
+export const MCP_PATH = '/mcp';
+export const HEALTH_PATH = '/healthz';
+export const SESSION_HEADER = 'moor-session';
+export const WORKSPACE_HEADER = 'moor-workspace';
+const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** How long close() waits for answers already written (graceful listen results) to leave. */
+const FLUSH_MS = 1_000;
+
+const SHUTTING_DOWN_MESSAGE =
+  'moor is shutting down: the daemon stopped before this request finished; it may or may not have completed. Retry once the daemon is back.';
+const REFUSED_SHUTTING_DOWN_MESSAGE =
+  'moor is shutting down and accepts no new requests; retry once the daemon is back.';
+
+export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<HttpEndpoint> {
+  const host = options.host || '127.0.0.1';
+  if (!isLoopbackHost(host) && !options.token) {
+    throw new MoorError(
+      'USAGE',
+      `Serving HTTP on ${host}, which is not a loopback address, needs a bearer token (--token-file): without one anyone on the network could call the tools.`,
+    );
+  }
+  if (options.token !== undefined && options.token.length === 0)
+    throw new MoorError('USAGE', 'The bearer token is empty.');
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const { log } = options;
+
+  const factory = createServerFactory(options.catalog, {
+    identity: options.identity,
+    bind: (ctx) => bindingFromHeaders(ctx, options),
+    onInternalError: options.onInternalError,
+  });
+  const sdk = createMcpHandler(factory, {
+    legacy: 'stateless',
+    responseMode: 'auto',
+    keepAliveMs,
+    maxRequestBodySize: MAX_BODY,
+    onerror: (error) => log('info', `http: ${error.message}`),
+  });
+  const sdkNode = toNodeHandler(sdk, {
+    maxRequestBodySize: MAX_BODY,
+    onerror: (error) =>
+      log('error', `http: the MCP handler failed: ${error.message}`, { stack: error.stack }),
+  });
+  const lean =
+    options.lean === false
+      ? undefined
+      : await LeanPath.create({
+          catalog: options.catalog,
+          sdk,
+          keepAliveMs,
+          onInternalError: options.onInternalError,
+          log,
+        });
+
+  const originGuard = new OriginGuard(allowedHostnames(host));
+  const tokenGuard = options.token ? new TokenGuard(options.token) : undefined;
+  const exchanges = new Set<Exchange>();
+  let closing = false;
+  let idleWaiters: Array<() => void> = [];
+  const workCount = () => {
+    let n = 0;
+    for (const exchange of exchanges) if (!exchange.listen) n++;
+    return n;
+  };
+  const healthBody = JSON.stringify({ ok: true, incarnation: options.incarnation });
+
+  const refuse = (res: ServerResponse, id: JsonRpcId | null, reason: 'busy' | 'shutting-down') => {
+    if (reason === 'busy') {
+      const message = `moor is busy: ${options.admission.limit} requests are already in flight; retry in a moment.`;
+      sendJson(res, 503, dispatchErrorBody(id, JsonRpcCode.Busy, message), { 'retry-after': '1' });
+    } else {
+      sendJson(res, 503, dispatchErrorBody(id, JsonRpcCode.Unavailable, REFUSED_SHUTTING_DOWN_MESSAGE), {
+        'retry-after': '1',
+        connection: 'close',
+      });
+    }
+  };
+
+  const serveSdk = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange | undefined,
+    body?: Buffer,
+    parsed?: unknown,
+  ) => {
+    const source: NodeIncomingMessageLike =
+      body === undefined
+        ? req
+        : {
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            async *[Symbol.asyncIterator]() {
+              if (body.length > 0) yield body;
+            },
+          };
+    const sink = exchange === undefined ? res : exchange.sdkResponse();
+    sdkNode(source, sink, parsed).catch((error: unknown) => {
+      log('error', `http: answering a request failed: ${(error as Error)?.message ?? String(error)}`);
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          entryErrorBody(JsonRpcCode.InternalError, 'Internal server error', echoableId(parsed)),
+        );
+      else res.destroy();
+    });
+  };
+
+  const handlePost = (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+    if (!isJsonContentType(headerOf(req.headers['content-type']))) {
+      sendJson(
+        res,
+        415,
+        entryErrorBody(-32000, 'Unsupported Media Type: Content-Type must be application/json'),
+      );
+      return;
+    }
+    let parsed: unknown;
+    let isJson = false;
+    if (body.length > 0) {
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+        isJson = true;
+      } catch {
+        // Not JSON (or a BOM the SDK strips): the SDK answers it with its own parse error.
+      }
+    }
+    const id = echoableId(parsed);
+    const listen = isJson && isPlainObject(parsed) && parsed.method === 'subscriptions/listen';
+    if (closing || options.admission.closed) {
+      refuse(res, id, 'shutting-down');
+      return;
+    }
+    // Listen streams are long-lived and do no work: they do not count against the in-flight limit.
+    let release: () => void = noop;
+    if (!listen) {
+      const entered = options.admission.tryEnter();
+      if (typeof entered === 'string') {
+        refuse(res, id, entered);
+        return;
+      }
+      release = entered;
+    }
+    let scope: RequestScope;
+    try {
+      scope = requestScope(req, options);
+    } catch (error) {
+      release();
+      if (!(error instanceof MoorError && (error.code === 'USAGE' || error.code === 'WORKSPACE_INVALID')))
+        throw error;
+      sendJson(res, 400, dispatchErrorBody(id, JsonRpcCode.InvalidParams, error.message));
+      return;
+    }
+    const exchange = new Exchange(res, id, listen, scope);
+    exchanges.add(exchange);
+    res.once('close', () => {
+      exchanges.delete(exchange);
+      release();
+      if (!res.writableFinished) exchange.abort();
+      if (closing && idleWaiters.length > 0 && workCount() === 0) {
+        for (const wake of idleWaiters.splice(0)) wake();
+      }
+    });
+    const plan = lean !== undefined && isJson ? lean.plan(req.headers, parsed) : undefined;
+    if (plan !== undefined) {
+      options.onRoute?.('lean', (parsed as { method: string }).method);
+      void lean?.serve(plan, res, exchange);
+      return;
+    }
+    options.onRoute?.('sdk', isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined);
+    serveSdk(req, res, exchange, body, isJson ? parsed : undefined);
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const guard = originGuard.check(req);
+    if (!guard.ok) {
+      sendJson(res, 403, entryErrorBody(-32000, guard.message));
+      return;
+    }
+    if (tokenGuard !== undefined) {
+      const challenge = tokenGuard.challenge(req);
+      if (challenge !== undefined) {
+        sendJson(
+          res,
+          401,
+          entryErrorBody(-32000, 'Unauthorized: this endpoint needs a valid bearer token.'),
+          {
+            'www-authenticate': challenge,
+          },
+        );
+        return;
+      }
+    }
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const route = query < 0 ? url : url.slice(0, query);
+    if (route === HEALTH_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendJson(res, 405, entryErrorBody(-32000, 'Method not allowed.'), { allow: 'GET' });
+      } else if (closing) {
+        sendJson(res, 503, JSON.stringify({ ok: false, closing: true, incarnation: options.incarnation }));
+      } else sendJson(res, 200, healthBody);
+      return;
+    }
+    if (route !== MCP_PATH) {
+      sendJson(res, 404, entryErrorBody(-32000, `Not found: MCP is served at ${MCP_PATH}.`));
+      return;
+    }
+    if (req.method !== 'POST') {
+      serveSdk(req, res, undefined); // GET / DELETE: 405 from the stateless legacy leg
+      return;
+    }
+    readBody(req, MAX_BODY, (result) => {
+      if (result.kind === 'too-large') {
+        sendJson(
+          res,
+          413,
+          entryErrorBody(-32000, `Payload Too Large: Request body must not exceed ${MAX_BODY} bytes`),
+          { connection: 'close' },
+        );
+        return;
+      }
+      if (result.kind === 'aborted') return;
+      try {
+        handlePost(req, res, result.body);
+      } catch (error) {
+        log('error', `http: ${(error as Error)?.message ?? String(error)}`, {
+          stack: (error as Error)?.stack,
+        });
+        sendJson(res, 500, entryErrorBody(JsonRpcCode.InternalError, 'Internal server error'));
+      }
+    });
+  };
+
+  const server = http.createServer(onRequest);
+  await listen(server, host, options.port);
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const url = `http://${urlHost(host)}:${port}${MCP_PATH}`;
+  log('info', `http: serving MCP on ${url}${lean === undefined ? ' (lean path off)' : ''}`);
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    close(graceMs: number): Promise<void> {
+      closed ??= (async () => {
+        closing = true;
+        const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (workCount() > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.max(0, graceMs));
+            idleWaiters.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+        }
+        idleWaiters = [];
+        const unfinished = [...exchanges].filter((exchange) => !exchange.listen);
+        if (unfinished.length > 0)
+          log('warn', `http: cancelling ${unfinished.length} request(s) still running after ${graceMs} ms`);
+        for (const exchange of unfinished) exchange.terminate();
+        // Listen streams end with their graceful result; any SDK exchange left is aborted.
+        await sdk.close();
+        const deadline = Date.now() + FLUSH_MS;
+        while (exchanges.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        server.closeAllConnections();
+        await serverClosed;
+        log('info', 'http: endpoint closed');
+      })();
+      return closed;
+    },
+  };
+}
+
+/** Moor-Session and Moor-Workspace of one request, and its binding (resolved at most once). */
+interface RequestScope {
+  readonly sessionKey: string | undefined;
+  readonly workspace: string | undefined;
+  binding(): Binding;
+}
+
+/** Reads and checks the moor headers; resolves the binding now when a workspace is named, so a bad one is a 400. */
+function requestScope(req: IncomingMessage, options: HttpEndpointOptions): RequestScope {
+  const { sessionKey, workspace } = moorHeaders(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER]);
+  let bound: Binding | undefined;
+  const scope: RequestScope = {
+    sessionKey,
+    workspace,
+    binding: () => {
+      bound ??= options.bindForRequest({ sessionKey, workspace });
+      return bound;
+    },
+  };
+  if (workspace !== undefined) scope.binding();
+  return scope;
+}
+
+function moorHeaders(
+  sessionHeader: string | string[] | undefined,
+  workspaceHeader: string | string[] | undefined,
+): { sessionKey: string | undefined; workspace: string | undefined } {
+  const sessionKey = headerOf(sessionHeader);
+  if (sessionKey !== undefined && !SESSION_KEY_PATTERN.test(sessionKey)) {
+    throw new MoorError(
+      'USAGE',
+      'Invalid Moor-Session header: a session key is 8-128 characters of [A-Za-z0-9._~-].',
+    );
+  }
+  const raw = headerOf(workspaceHeader);
+  if (raw === undefined) return { sessionKey, workspace: undefined };
+  const workspace = decodeHeaderValue(raw.trim());
+  if (workspace === undefined || workspace.length === 0) {
+    throw new MoorError(
+      'USAGE',
+      'Invalid Moor-Workspace header: send an absolute path, or =?base64?…?= of its UTF-8 bytes.',
+    );
+  }
+  if (!path.isAbsolute(workspace)) {
+    throw new MoorError(
+      'USAGE',
+      `Invalid Moor-Workspace header: ${JSON.stringify(workspace)} is not an absolute path.`,
+    );
+  }
+  return { sessionKey, workspace };
+}
+
+/**
+ * The factory's binding on the SDK path, read from the request headers. Lazy:
+ * list and discover never touch it, and the headers were already checked
+ * before the request reached the SDK.
+ */
+function bindingFromHeaders(ctx: McpRequestContext, options: HttpEndpointOptions): Binding {
+  const headers = ctx.requestInfo?.headers;
+  const { sessionKey, workspace } = moorHeaders(
+    headers?.get(SESSION_HEADER) ?? undefined,
+    headers?.get(WORKSPACE_HEADER) ?? undefined,
+  );
+  let bound: Binding | undefined;
+  const resolve = () => {
+    bound ??= options.bindForRequest({ sessionKey, workspace });
+    return bound;
+  };
+  return {
+    sessionKey,
+    get workspaceRoot() {
+      return resolve().workspaceRoot;
+    },
+    stateOf<S>(pack: Pack<S>): S {
+      return resolve().stateOf(pack);
+    },
+  };
+}
+
+/** One admitted POST: what shutdown needs to answer or abort it. */
+class Exchange implements LeanExchange {
+  #controller: AbortController | undefined;
+  #hijacked = false;
+
+  constructor(
+    readonly res: ServerResponse,
+    readonly id: JsonRpcId | null,
+    readonly listen: boolean,
+    readonly scope: RequestScope,
+  ) {}
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  binding(): Binding {
+    return this.scope.binding();
+  }
+
+  abort(reason?: unknown): void {
+    this.#controller?.abort(reason);
+  }
+
+  /**
+   * The response the SDK handler writes to: the real one until shutdown
+   * answers the request itself, then a sink that drops the SDK's late writes.
+   */
+  sdkResponse(): NodeServerResponseLike {
+    const res = this.res;
+    const sink: NodeServerResponseLike = {
+      writeHead: (status, headers) => {
+        if (!this.#hijacked) res.writeHead(status, headers);
+        return sink;
+      },
+      write: (chunk) => (this.#hijacked ? true : res.write(chunk)),
+      end: (chunk) => {
+        if (!this.#hijacked) res.end(chunk);
+        return sink;
+      },
+      on: (event, listener) => {
+        res.on(event, listener);
+        return sink;
+      },
+      get destroyed() {
+        return res.destroyed;
+      },
+    };
+    return sink;
+  }
+
+  /** Shutdown after the grace period: answer with a clear JSON-RPC error, then abort the work. */
+  terminate(): void {
+    const res = this.res;
+    if (!res.writableEnded) {
+      this.#hijacked = true;
+      const body = dispatchErrorBody(this.id, JsonRpcCode.Unavailable, SHUTTING_DOWN_MESSAGE);
+      if (!res.headersSent) {
+        res.writeHead(200, { ...JSON_HEADERS, connection: 'close' });
+        res.end(body);
+      } else if (
+        String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') &&
+        this.id !== null
+      ) {
+        res.end(sseFrame(body));
+      } else res.destroy();
+    }
+    this.abort(new MoorError('USAGE', SHUTTING_DOWN_MESSAGE));
+  }
+}
+
+function noop(): void {}
+
+function listen(server: http.Server, host: string, port: number): Promise<void> {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(new MoorError('USAGE', `Cannot serve HTTP on ${host}:${port}: ${error.code ?? error.message}`));
+    };
+    server.once('error', onError);
+    server.listen(port, bare, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  if (isWildcardHost(host)) return '127.0.0.1';
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return bare.includes(':') ? `[${bare}]` : bare;
+}
