@@ -104,14 +104,19 @@ export function acquireLock(file: string, options: LockOptions = {}): LockResult
   return { acquired: false, ownerPid: owner ?? 0 };
 }
 
-/** Plain liveness (the takeover file's holder may be any starter). */
+/** Plain liveness (the takeover file's holder may be any starter). A zombie is dead: it only waits to be reaped. */
 export function isAliveProcess(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
