@@ -261,7 +261,10 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       void lean?.serve(plan, res, exchange);
       return;
     }
-    options.onRoute?.('sdk', isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined);
+    options.onRoute?.(
+      'sdk',
+      isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined,
+    );
     serveSdk(req, res, exchange, body, isJson ? parsed : undefined);
   };
 
