@@ -54,10 +54,24 @@ export interface Decision {
   readonly body: string;
 }
 
+/**
+ * `skipped`: a Markdown file that is not read as a decision for a reason other
+ * than being a README/index/template (too large, unreadable, a symlink that
+ * leaves the workspace). Reported so nothing disappears silently.
+ */
+export type ProblemKind =
+  | 'unparseable'
+  | 'dangling'
+  | 'ambiguous'
+  | 'cycle'
+  | 'duplicate-number'
+  | 'unknown-status'
+  | 'skipped';
+
 export interface Problem {
   /** Path relative to the workspace root. */
   readonly path: string;
-  readonly kind: 'unparseable' | 'dangling' | 'ambiguous' | 'cycle' | 'duplicate-number' | 'unknown-status';
+  readonly kind: ProblemKind;
   readonly message: string;
 }
 

@@ -1,0 +1,185 @@
+/**
+ * The supersession graph. Either side may declare an edge (A "supersedes B",
+ * or B "superseded by A"); both declarations merge into one edge. Edges that
+ * cannot be resolved stay visible as dangling or ambiguous, and edges on a
+ * cycle are marked so governance never loops.
+ */
+import type { Decision, EdgeState, SupersessionEdge } from './model.js';
+import type { RefIndex, ResolveResult } from './resolve.js';
+
+export interface SuccessorChain {
+  /** The decision at the end of the chain (no further resolved successor). */
+  readonly decision: Decision;
+  /** Ids replaced on the way, starting with the decision asked about. */
+  readonly via: readonly string[];
+}
+
+interface EdgeDraft {
+  from: string;
+  to: string;
+  fromPath: string | null;
+  toPath: string | null;
+  state: EdgeState;
+  declaredBy: string[];
+  candidates?: string[];
+}
+
+export class SupersessionGraph {
+  readonly edges: readonly SupersessionEdge[];
+  private readonly successors = new Map<string, Decision[]>();
+  private readonly predecessors = new Map<string, Decision[]>();
+
+  constructor(decisions: readonly Decision[], refs: RefIndex) {
+    const drafts = new Map<string, EdgeDraft>();
+    const byPath = new Map<string, Decision>(decisions.map((d) => [d.path, d]));
+    const add = (draft: EdgeDraft, declarer: string): void => {
+      const key = `${draft.fromPath ?? `ref:${draft.from}`}\u0000${draft.toPath ?? `ref:${draft.to}`}`;
+      const existing = drafts.get(key);
+      if (existing === undefined) drafts.set(key, draft);
+      else if (!existing.declaredBy.includes(declarer)) existing.declaredBy.push(declarer);
+    };
+    const declare = (d: Decision, ref: string, successorSide: boolean): void => {
+      const r: ResolveResult = refs.resolve(ref, d.corpusPath);
+      const self = { id: d.id, path: d.path };
+      const other =
+        r.kind === 'found'
+          ? { id: r.decision.id, path: r.decision.path as string | null }
+          : { id: ref, path: null };
+      const [from, to] = successorSide ? [other, self] : [self, other];
+      const draft: EdgeDraft = {
+        from: from.id,
+        to: to.id,
+        fromPath: from.path,
+        toPath: to.path,
+        state: r.kind === 'found' ? 'resolved' : r.kind === 'ambiguous' ? 'ambiguous' : 'dangling',
+        declaredBy: [d.path],
+      };
+      if (r.kind === 'ambiguous') draft.candidates = r.candidates.map((c) => c.path);
+      add(draft, d.path);
+    };
+    for (const d of decisions) {
+      for (const ref of d.links.supersedes) declare(d, ref, false);
+      for (const ref of d.links.supersededBy) declare(d, ref, true);
+    }
+    const list = [...drafts.values()];
+    markCycles(list);
+    list.sort(compareEdges);
+    this.edges = list;
+    for (const e of list) {
+      if (e.state !== 'resolved' || e.fromPath === null || e.toPath === null) continue;
+      const from = byPath.get(e.fromPath);
+      const to = byPath.get(e.toPath);
+      if (from === undefined || to === undefined) continue;
+      appendTo(this.successors, to.path, from);
+      appendTo(this.predecessors, from.path, to);
+    }
+  }
+
+  /** Direct successors over resolved, non-cycle edges. */
+  successorsOf(d: Decision): readonly Decision[] {
+    return this.successors.get(d.path) ?? [];
+  }
+
+  /** Direct predecessors (decisions this one supersedes) over resolved, non-cycle edges. */
+  predecessorsOf(d: Decision): readonly Decision[] {
+    return this.predecessors.get(d.path) ?? [];
+  }
+
+  /**
+   * Where following successors from `d` ends: one entry per chain end. A
+   * decision with no successors is its own end with an empty `via`.
+   */
+  finalSuccessors(d: Decision): SuccessorChain[] {
+    const out: SuccessorChain[] = [];
+    const seen = new Set<string>();
+    const walk = (current: Decision, via: string[]): void => {
+      const next = this.successorsOf(current);
+      if (next.length === 0) {
+        if (!seen.has(current.path)) out.push({ decision: current, via });
+        seen.add(current.path);
+        return;
+      }
+      for (const s of next) walk(s, [...via, current.id]);
+    };
+    walk(d, []);
+    return out;
+  }
+}
+
+function appendTo(map: Map<string, Decision[]>, key: string, d: Decision): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [d]);
+  else if (!list.includes(d)) list.push(d);
+}
+
+function compareEdges(a: EdgeDraft, b: EdgeDraft): number {
+  const ka = `${a.fromPath ?? a.from}\u0000${a.toPath ?? a.to}`;
+  const kb = `${b.fromPath ?? b.from}\u0000${b.toPath ?? b.to}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** Tarjan's SCC over resolved edges (iterative: chains in real corpora can be long). */
+function markCycles(edges: EdgeDraft[]): void {
+  const out = new Map<string, string[]>();
+  for (const e of edges) {
+    if (e.state !== 'resolved' || e.fromPath === null || e.toPath === null) continue;
+    if (e.fromPath === e.toPath) e.state = 'cycle';
+    else appendPath(out, e.fromPath, e.toPath);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const component = new Map<string, number>();
+  let counter = 0;
+  let components = 0;
+  for (const root of out.keys()) {
+    if (index.has(root)) continue;
+    const work: Array<{ node: string; next: number }> = [{ node: root, next: 0 }];
+    index.set(root, counter);
+    low.set(root, counter++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const frame = work[work.length - 1] as { node: string; next: number };
+      const targets = out.get(frame.node) ?? [];
+      if (frame.next < targets.length) {
+        const t = targets[frame.next++] as string;
+        if (!index.has(t)) {
+          index.set(t, counter);
+          low.set(t, counter++);
+          stack.push(t);
+          onStack.add(t);
+          work.push({ node: t, next: 0 });
+        } else if (onStack.has(t)) {
+          low.set(frame.node, Math.min(low.get(frame.node) as number, index.get(t) as number));
+        }
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent !== undefined)
+        low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
+      if (low.get(frame.node) === index.get(frame.node)) {
+        for (;;) {
+          const n = stack.pop() as string;
+          onStack.delete(n);
+          component.set(n, components);
+          if (n === frame.node) break;
+        }
+        components++;
+      }
+    }
+  }
+  for (const e of edges) {
+    if (e.state !== 'resolved' || e.fromPath === null || e.toPath === null) continue;
+    const c = component.get(e.fromPath);
+    if (c !== undefined && c === component.get(e.toPath)) e.state = 'cycle';
+  }
+}
+
+function appendPath(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

@@ -1,0 +1,127 @@
+/**
+ * Walking the corpus folder. Yields every Markdown file that should be read
+ * as a decision, and a `skipped`
+ * problem for every Markdown file that will not be read (other than READMEs,
+ * indexes and templates). Symlinks are followed only while they stay inside
+ * the workspace root; nothing outside it is ever opened.
+ */
+import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isMarkdownFile, isNonDecisionFile } from './identity.js';
+import { isInside, realpathOrNull, toPosix } from './paths.js';
+
+const SKIP_DIRS = new Set(['node_modules']);
+
+export type ScanEntry =
+  | {
+      readonly kind: 'file';
+      readonly abs: string;
+      readonly corpusPath: string;
+      /** What to open: the checked realpath for a symlink, else abs. Open it with O_NOFOLLOW. */
+      readonly readPath: string;
+    }
+  | { readonly kind: 'skipped'; readonly abs: string; readonly corpusPath: string; readonly reason: string };
+
+export interface ScanContext {
+  /** Workspace root, realpath'd. */
+  readonly root: string;
+  /** Corpus folder, realpath'd, inside root. */
+  readonly corpusDir: string;
+}
+
+function corpusPathOf(ctx: ScanContext, abs: string): string {
+  return toPosix(path.relative(ctx.corpusDir, abs));
+}
+
+/**
+ * What one path is now: a decision file, a skipped Markdown file, a folder to
+ * walk (its realpath), or nothing (vanished, hidden, not Markdown).
+ */
+export function inspect(
+  ctx: ScanContext,
+  abs: string,
+  dirent?: Dirent,
+): ScanEntry | { readonly kind: 'dir'; readonly abs: string; readonly real: string } | null {
+  const name = path.basename(abs);
+  if (name.startsWith('.')) return null;
+  const corpusPath = corpusPathOf(ctx, abs);
+  let isLink: boolean;
+  let isDir: boolean;
+  try {
+    if (dirent !== undefined && !dirent.isSymbolicLink()) {
+      isLink = false;
+      isDir = dirent.isDirectory();
+    } else {
+      const st = lstatSync(abs);
+      isLink = st.isSymbolicLink();
+      isDir = st.isDirectory();
+    }
+  } catch {
+    return null;
+  }
+  const md = isMarkdownFile(name);
+  let target = abs;
+  if (isLink) {
+    const real = realpathOrNull(abs);
+    if (real === null) return md ? { kind: 'skipped', abs, corpusPath, reason: 'broken symlink' } : null;
+    if (!isInside(ctx.root, real)) {
+      return md || isDirectoryQuiet(real)
+        ? {
+            kind: 'skipped',
+            abs,
+            corpusPath,
+            reason: 'symlink to a location outside the workspace root; not read',
+          }
+        : null;
+    }
+    target = real;
+    isDir = isDirectoryQuiet(real);
+  }
+  if (isDir) return SKIP_DIRS.has(name) ? null : { kind: 'dir', abs, real: isLink ? target : abs };
+  if (!md || isNonDecisionFile(name)) return null;
+  // Size, type and stamp come from the open descriptor when the file is read: one stat fewer per file.
+  return { kind: 'file', abs, corpusPath, readPath: target };
+}
+
+function isDirectoryQuiet(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface WalkResult {
+  readonly entries: ScanEntry[];
+  /** Every folder walked (as reached, not realpath'd), for the watcher. */
+  readonly dirs: string[];
+}
+
+/** Walk `start` (the corpus folder or a new subfolder) depth-first. */
+export function walk(ctx: ScanContext, start: string): WalkResult {
+  const entries: ScanEntry[] = [];
+  const dirs: string[] = [];
+  const visited = new Set<string>();
+  const stack = [start];
+  while (stack.length > 0) {
+    const dir = stack.pop() as string;
+    const real = realpathOrNull(dir);
+    // A symlinked folder can lead back up the tree; walk each real folder once.
+    if (real === null || visited.has(real) || !isInside(ctx.root, real)) continue;
+    visited.add(real);
+    let list: Dirent[];
+    try {
+      list = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    dirs.push(dir);
+    for (const dirent of list) {
+      const found = inspect(ctx, path.join(dir, dirent.name), dirent);
+      if (found === null) continue;
+      if (found.kind === 'dir') stack.push(found.abs);
+      else entries.push(found);
+    }
+  }
+  return { entries, dirs };
+}

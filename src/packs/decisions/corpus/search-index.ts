@@ -1,0 +1,232 @@
+/**
+ * Our own inverted index with BM25 scoring. Documents live in slots; removing
+ * one only clears its slot (a tombstone). New documents append to a small log
+ * that queries read through a delta block; the log is merged into the main
+ * block when it grows, and tombstones are compacted away when they pile up.
+ * So one edited file costs one document's tokens, never a rebuild.
+ */
+import { DocLog, PostingBlock } from './postings.js';
+import type { TermDict } from './term-dict.js';
+import { TermCounter, Tokenizer } from './tokenize.js';
+
+/** BM25F-style field weight: a title occurrence counts as this many body occurrences. */
+export const TITLE_WEIGHT = 3;
+const K1 = 1.2;
+const B = 0.75;
+
+export interface DocText {
+  readonly title: string;
+  readonly body: string;
+  /** Offset in body where indexed text starts (after the title line). */
+  readonly from: number;
+}
+
+/** Per query term, the dictionary terms that count for it and how much. */
+export interface Expansion {
+  readonly id: number;
+  readonly weight: number;
+}
+
+export class SearchIndex {
+  readonly tokenizer: Tokenizer;
+  private readonly counter: TermCounter;
+  private block = PostingBlock.empty();
+  private readonly log = new DocLog();
+  private delta: PostingBlock | null = null;
+  private df = new Int32Array(1024);
+  /** True when documents that are in the block were removed: df must be recounted. */
+  private dfStale = false;
+  private docLen = new Float32Array(1024);
+  private alive = new Uint8Array(1024);
+  private touched = new Int32Array(1024);
+  private slots = 0;
+  private live = 0;
+  private dead = 0;
+  private totalLen = 0;
+  /** Set by compaction: old slot → new slot (or -1), so owners can follow their documents. */
+  onRemap: ((remap: Int32Array) => void) | null = null;
+
+  constructor(readonly dict: TermDict) {
+    this.tokenizer = new Tokenizer(dict);
+    this.counter = new TermCounter(this.tokenizer, dict);
+  }
+
+  get slotCount(): number {
+    return this.slots;
+  }
+
+  get liveCount(): number {
+    return this.live;
+  }
+
+  docFrequency(term: number): number {
+    return term < this.df.length ? (this.df[term] as number) : 0;
+  }
+
+  /** Reserve room for about this many postings before a bulk load. */
+  reserve(postings: number): void {
+    this.log.reserve(postings);
+  }
+
+  /** Index a document; returns its slot. */
+  add(doc: DocText): number {
+    const slot = this.slots++;
+    this.ensureSlot(slot);
+    const c = this.counter;
+    const titleTokens = c.count(doc.title, 0, doc.title.length, TITLE_WEIGHT, true);
+    const bodyTokens = c.count(doc.body, doc.from, doc.body.length, 1, true);
+    this.ensureTerms(this.dict.size);
+    for (let k = 0; k < c.distinct; k++) {
+      const t = c.touched[k] as number;
+      this.log.push(t, c.counts[t] as number);
+      this.df[t] = (this.df[t] as number) + 1;
+    }
+    this.log.endDoc(slot);
+    c.reset();
+    const len = titleTokens * TITLE_WEIGHT + bodyTokens;
+    this.docLen[slot] = len;
+    this.alive[slot] = 1;
+    this.live++;
+    this.totalLen += len;
+    this.delta = null;
+    return slot;
+  }
+
+  /** Tombstone a slot. Document frequencies are recounted at the next commit. */
+  remove(slot: number): void {
+    if (this.alive[slot] !== 1) return;
+    this.alive[slot] = 0;
+    this.live--;
+    this.dead++;
+    this.totalLen -= this.docLen[slot] as number;
+    this.dfStale = true;
+  }
+
+  /**
+   * Fold the log into the main block when it is large relative to it, compact
+   * tombstones when they are a fifth of all slots, and recount document
+   * frequencies after removals (one pass over the postings).
+   */
+  commit(): void {
+    const compact = this.dead > 64 && this.dead * 5 > this.slots;
+    const mergeLog = this.log.length * 10 >= this.block.size && this.log.length > 0;
+    if (compact) {
+      const remap = new Int32Array(this.slots);
+      let next = 0;
+      for (let s = 0; s < this.slots; s++) remap[s] = this.alive[s] === 1 ? next++ : -1;
+      this.block = PostingBlock.merge(this.block, this.log, this.dict.size, (d) => remap[d] as number);
+      for (let s = 0; s < this.slots; s++) {
+        const to = remap[s] as number;
+        if (to >= 0) this.docLen[to] = this.docLen[s] as number;
+      }
+      this.alive.fill(0);
+      this.alive.fill(1, 0, next);
+      this.slots = next;
+      this.dead = 0;
+      this.log.clear();
+      this.onRemap?.(remap);
+    } else if (mergeLog) {
+      this.block = PostingBlock.merge(this.block, this.log, this.dict.size, (d) => d);
+      this.log.clear();
+    }
+    this.delta = null;
+    if (this.dfStale) {
+      const alive = this.alive;
+      this.df = PostingBlock.countLive(
+        this.block,
+        this.log,
+        Math.max(this.dict.size, 1024),
+        (d) => alive[d] === 1,
+      );
+      this.dfStale = false;
+    }
+  }
+
+  /**
+   * Score live documents for a query given as groups of expansions (one group
+   * per query word). Adds each group's best expansion score per slot into
+   * `scores`, counts matched groups in `hits`, and lists the slots touched in
+   * `out[0, n)`; returns n. `best` is scratch, all zero on entry and exit.
+   */
+  score(
+    groups: readonly (readonly Expansion[])[],
+    scores: Float64Array,
+    hits: Uint8Array,
+    best: Float64Array,
+    out: Int32Array,
+  ): number {
+    const delta = this.deltaBlock();
+    const n = this.live;
+    const avg = n > 0 ? this.totalLen / n : 1;
+    if (this.touched.length < this.slots) this.touched = new Int32Array(this.slots * 2);
+    const groupTouched = this.touched;
+    let touchedAll = 0;
+    for (const group of groups) {
+      let gt = 0;
+      for (const { id, weight } of group) {
+        const df = this.docFrequency(id);
+        if (df <= 0) continue;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * weight;
+        for (let pass = 0; pass < 2; pass++) {
+          const block = pass === 0 ? this.block : delta;
+          if (id + 1 >= block.starts.length) continue;
+          const bytes = block.bytes;
+          const tfs = block.tfs;
+          let at = block.byteStarts[id] as number;
+          let d = -1;
+          for (let p = block.starts[id] as number, end = block.starts[id + 1] as number; p < end; p++) {
+            let b = bytes[at++] as number;
+            let delta = b & 0x7f;
+            for (let shift = 7; b & 0x80; shift += 7) {
+              b = bytes[at++] as number;
+              delta |= (b & 0x7f) << shift;
+            }
+            d += delta;
+            if (this.alive[d] !== 1) continue;
+            const tf = tfs[p] as number;
+            const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * (this.docLen[d] as number)) / avg));
+            const prev = best[d] as number;
+            if (prev === 0) groupTouched[gt++] = d;
+            if (s > prev) best[d] = s;
+          }
+        }
+      }
+      for (let k = 0; k < gt; k++) {
+        const d = groupTouched[k] as number;
+        if (hits[d] === 0) out[touchedAll++] = d;
+        hits[d] = (hits[d] as number) + 1;
+        scores[d] = (scores[d] as number) + (best[d] as number);
+        best[d] = 0;
+      }
+    }
+    return touchedAll;
+  }
+
+  private deltaBlock(): PostingBlock {
+    if (this.delta === null) {
+      this.delta =
+        this.log.length === 0
+          ? PostingBlock.empty()
+          : PostingBlock.merge(PostingBlock.empty(), this.log, this.dict.size, (d) => d);
+    }
+    return this.delta;
+  }
+
+  private ensureSlot(slot: number): void {
+    if (slot < this.alive.length) return;
+    const size = Math.max(slot + 1, this.alive.length * 2);
+    const alive = new Uint8Array(size);
+    alive.set(this.alive);
+    this.alive = alive;
+    const docLen = new Float32Array(size);
+    docLen.set(this.docLen);
+    this.docLen = docLen;
+  }
+
+  private ensureTerms(size: number): void {
+    if (size <= this.df.length) return;
+    const df = new Int32Array(Math.max(size, this.df.length * 2));
+    df.set(this.df);
+    this.df = df;
+  }
+}

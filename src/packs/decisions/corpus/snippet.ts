@@ -1,0 +1,76 @@
+/**
+ * Search snippets: about 160 characters of the body around the first
+ * occurrence of a matched term, with the matches marked `**like this**`,
+ * whitespace collapsed and an ellipsis wherever the text was cut. Matching
+ * goes through the index's own tokenizer, so a snippet marks exactly the
+ * tokens the index matched, and finding the first one costs only the text
+ * before it.
+ */
+import type { Tokenizer } from './tokenize.js';
+
+export const SNIPPET_WIDTH = 160;
+const LEAD = 50;
+
+function firstMatch(
+  tok: Tokenizer,
+  text: string,
+  from: number,
+  to: number,
+  ids: ReadonlySet<number>,
+): [number, number] | null {
+  for (let i = from; tok.next(text, i, to); i = tok.end) {
+    if (ids.has(tok.termId(text, false))) return [tok.start, tok.end];
+  }
+  return null;
+}
+
+function mark(tok: Tokenizer, text: string, start: number, end: number, ids: ReadonlySet<number>): string {
+  let out = '';
+  let pos = start;
+  for (let m = firstMatch(tok, text, pos, end, ids); m !== null; m = firstMatch(tok, text, pos, end, ids)) {
+    out += `${text.slice(pos, m[0])}**${text.slice(m[0], m[1])}**`;
+    pos = m[1];
+  }
+  return out + text.slice(pos, end);
+}
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Snippet for a hit; `ids` are the dictionary terms the query matched (exact,
+ * prefix and typo expansions). Falls back to the title when only the title
+ * matched, and to the opening of the body when nothing does.
+ */
+export function makeSnippet(
+  tok: Tokenizer,
+  title: string,
+  body: string,
+  from: number,
+  ids: ReadonlySet<number>,
+): string {
+  const hit = firstMatch(tok, body, from, body.length, ids);
+  if (hit === null) {
+    if (firstMatch(tok, title, 0, title.length, ids) !== null)
+      return collapse(mark(tok, title, 0, title.length, ids));
+    const end = Math.min(body.length, from + SNIPPET_WIDTH);
+    return collapse(body.slice(from, end)) + (end < body.length ? ' …' : '');
+  }
+  let start = Math.max(from, hit[0] - LEAD);
+  let end = Math.min(body.length, start + SNIPPET_WIDTH);
+  if (end - start < SNIPPET_WIDTH) start = Math.max(from, end - SNIPPET_WIDTH);
+  // Cut at whitespace, never inside the match.
+  if (start > from && start < hit[0]) {
+    const space = body.slice(start - 1, hit[0]).search(/\s/);
+    start = space === -1 ? hit[0] : start - 1 + space + 1;
+  }
+  if (end < body.length && end > hit[1]) {
+    const tail = body.slice(hit[1], end + 1);
+    const lastSpace = tail.search(/\s\S*$/);
+    if (lastSpace !== -1) end = hit[1] + lastSpace;
+  }
+  const prefix = start > from ? '… ' : '';
+  const suffix = end < body.length ? ' …' : '';
+  return prefix + collapse(mark(tok, body, start, end, ids)) + suffix;
+}

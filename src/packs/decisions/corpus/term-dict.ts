@@ -1,0 +1,101 @@
+/**
+ * Term interning: every distinct lowercase token gets a small integer id.
+ * The tokenizer computes two independent 32-bit hashes (FNV-1a and a
+ * polynomial hash) while it scans, and the table is keyed by the pair, so a
+ * token is found without slicing it into a string or comparing characters.
+ * A false match needs both hashes and the length to collide: about one in
+ * 2^64 per pair of terms.
+ */
+
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
+export function hash1(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+export function hash2(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+export class TermDict {
+  readonly terms: string[] = [];
+  private h1 = new Int32Array(1024);
+  private h2 = new Int32Array(1024);
+  private lengths = new Int32Array(1024);
+  /** Slot → id + 1; 0 is empty. */
+  private table = new Int32Array(4096);
+  private mask = 4095;
+
+  get size(): number {
+    return this.terms.length;
+  }
+
+  term(id: number): string {
+    return this.terms[id] as string;
+  }
+
+  /** Id of an already lowercase term, or -1. */
+  lookup(term: string): number {
+    return this.find(hash1(term), hash2(term), term.length);
+  }
+
+  /** Id of an already lowercase term, adding it when new. */
+  intern(term: string): number {
+    const a = hash1(term);
+    const b = hash2(term);
+    const id = this.find(a, b, term.length);
+    return id >= 0 ? id : this.insert(a, b, term);
+  }
+
+  /** Id for a hash pair and length, or -1. */
+  find(a: number, b: number, length: number): number {
+    for (let slot = a & this.mask; ; slot = (slot + 1) & this.mask) {
+      const v = this.table[slot] as number;
+      if (v === 0) return -1;
+      if (this.h1[v - 1] === a && this.h2[v - 1] === b && this.lengths[v - 1] === length) return v - 1;
+    }
+  }
+
+  /** Add a term whose hashes the caller computed; it must not be present yet. */
+  insert(a: number, b: number, term: string): number {
+    const id = this.terms.length;
+    this.terms.push(term);
+    if (id >= this.h1.length) {
+      this.h1 = growInt(this.h1);
+      this.h2 = growInt(this.h2);
+      this.lengths = growInt(this.lengths);
+    }
+    this.h1[id] = a;
+    this.h2[id] = b;
+    this.lengths[id] = term.length;
+    // Keep the load factor under one half so probe runs stay short.
+    if (this.terms.length * 2 > this.table.length) this.rehash();
+    else this.place(this.table, this.mask, id);
+    return id;
+  }
+
+  private place(table: Int32Array, mask: number, id: number): void {
+    let slot = (this.h1[id] as number) & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = id + 1;
+  }
+
+  private rehash(): void {
+    const size = this.table.length * 2;
+    const table = new Int32Array(size);
+    for (let id = 0; id < this.terms.length; id++) this.place(table, size - 1, id);
+    this.table = table;
+    this.mask = size - 1;
+  }
+}
+
+function growInt(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+}
