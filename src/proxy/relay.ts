@@ -67,6 +67,8 @@ export interface RelayOptions {
   readonly onEnd: (code: number) => void;
   /** Starts the daemon (default: `moor daemon run` detached). */
   readonly spawn?: () => void;
+  /** How long one started daemon has to answer (default START_WAIT_MS). */
+  readonly startWaitMs?: number;
 }
 
 interface Pending {
@@ -394,7 +396,6 @@ export class Relay {
   async #connectLoop(): Promise<void> {
     let delay = BACKOFF_START_MS;
     let spawnedAt: number | undefined;
-    let reportedSlowStart = false;
     for (;;) {
       if (this.#state === 'closed') return;
       const outcome = await connectDaemon(this.#o.paths.socket, this.#o.hello);
@@ -414,12 +415,12 @@ export class Relay {
         return;
       }
       const now = Date.now();
-      if (spawnedAt === undefined || now - spawnedAt >= START_WAIT_MS) {
-        if (spawnedAt !== undefined && !reportedSlowStart) {
-          reportedSlowStart = true;
-          const message = `moor: the daemon did not answer within ${START_WAIT_MS / 1000} s of starting; see ${this.#o.paths.log}`;
+      const startWaitMs = this.#o.startWaitMs ?? START_WAIT_MS;
+      if (spawnedAt === undefined || now - spawnedAt >= startWaitMs) {
+        if (spawnedAt !== undefined) {
+          const message = `moor: the daemon did not answer within ${startWaitMs / 1000} s of starting; see ${this.#o.paths.log}`;
           this.#o.warn(message);
-          this.#failInFlight(message);
+          this.#failEverything(message);
         }
         if (!this.#budgetAllows(now)) {
           this.#o.warn(this.#downMessage());
@@ -566,15 +567,6 @@ export class Relay {
     this.#daemonOut = [];
     this.#state = 'connecting';
     void this.#connect();
-  }
-
-  /** Requests written to a daemon that is gone, and not yet re-sent. */
-  #failInFlight(message: string): void {
-    for (const [key, pending] of this.#pending) {
-      if (pending.sentOn === 0) continue;
-      this.#pending.delete(key);
-      this.#answerError(pending.id, message);
-    }
   }
 
   #failEverything(message: string): void {

@@ -1,0 +1,86 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { acquireLock, isAliveProcess, readPid } from '../../src/daemon/lock.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function lockFile(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-lock-'));
+  dirs.push(dir);
+  return path.join(dir, 'daemon.lock');
+}
+
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '0']);
+  await new Promise((r) => child.once('exit', r));
+  return child.pid as number;
+}
+
+describe('acquireLock', () => {
+  it('creates the lock holding the pid, 0600; release removes it', () => {
+    const file = lockFile();
+    const lock = acquireLock(file, { pid: 4242, ownerAlive: () => true });
+    expect(lock.acquired).toBe(true);
+    expect(readPid(file)).toBe(4242);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    if (lock.acquired) lock.release();
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('a live owner keeps it', () => {
+    const file = lockFile();
+    acquireLock(file, { pid: 1111, ownerAlive: () => true });
+    expect(acquireLock(file, { pid: 2222, ownerAlive: () => true })).toEqual({
+      acquired: false,
+      ownerPid: 1111,
+    });
+  });
+
+  it('a dead owner’s lock is taken over', async () => {
+    const file = lockFile();
+    const dead = await deadPid();
+    fs.writeFileSync(file, `${dead}\n`);
+    expect(isAliveProcess(dead)).toBe(false);
+    expect(acquireLock(file, { pid: 3333 }).acquired).toBe(true);
+    expect(readPid(file)).toBe(3333);
+  });
+
+  it('release leaves a lock that someone else took over', () => {
+    const file = lockFile();
+    const lock = acquireLock(file, { pid: 1, ownerAlive: () => false });
+    fs.writeFileSync(file, '999\n');
+    if (lock.acquired) lock.release();
+    expect(readPid(file)).toBe(999);
+  });
+
+  it('of many processes racing for a stale lock, exactly one wins', async () => {
+    const file = lockFile();
+    fs.writeFileSync(file, `${await deadPid()}\n`);
+    const script = `
+      import { acquireLock } from ${JSON.stringify(path.resolve('dist/daemon/lock.js'))};
+      const r = acquireLock(${JSON.stringify(file)}, { ownerAlive: (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } } });
+      console.log(r.acquired ? 'won' : 'lost');
+      setTimeout(() => {}, 1500);`;
+    const outputs = await Promise.all(
+      Array.from({ length: 8 }, () => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+        return new Promise<string>((resolve) => {
+          let out = '';
+          child.stdout.on('data', (c) => {
+            out += c;
+            if (out.includes('\n')) resolve(out.trim());
+          });
+          child.on('exit', () => resolve(out.trim()));
+        });
+      }),
+    );
+    expect(outputs.filter((o) => o === 'won')).toHaveLength(1);
+    expect(outputs.filter((o) => o === 'lost')).toHaveLength(7);
+  });
+});
