@@ -53,6 +53,7 @@ import {
   isPlainObject,
   JSON_HEADERS,
   type JsonRpcId,
+  SSE_HEADERS,
   sendJson,
   sseFrame,
 } from './wire.js';
@@ -169,6 +170,25 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     }
   };
 
+  /**
+   * A posted `notifications/cancelled` (how a 2025-era client cancels over
+   * stateless HTTP, where the notification reaches a fresh server instance
+   * that knows nothing): the endpoint finds the request itself — same
+   * JSON-RPC id and same Moor-Session, exactly one in flight — aborts its
+   * work and ends its stream without a result. The notification is then
+   * answered as usual (202).
+   */
+  const cancelMatching = (params: unknown, sessionKey: string | undefined) => {
+    const requestId = isPlainObject(params) ? params.requestId : undefined;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const matches = [...exchanges].filter(
+      (exchange) => !exchange.listen && exchange.id === requestId && exchange.scope.sessionKey === sessionKey,
+    );
+    if (matches.length === 1) (matches[0] as Exchange).cancel();
+    else if (matches.length > 1)
+      log('info', `http: ambiguous cancellation of request ${JSON.stringify(requestId)} ignored`);
+  };
+
   const serveSdk = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -244,6 +264,9 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
         throw error;
       sendJson(res, 400, dispatchErrorBody(id, JsonRpcCode.InvalidParams, error.message));
       return;
+    }
+    if (isJson && isPlainObject(parsed) && parsed.method === 'notifications/cancelled' && !('id' in parsed)) {
+      cancelMatching(parsed.params, scope.sessionKey);
     }
     const exchange = new Exchange(res, id, listen, scope);
     exchanges.add(exchange);
@@ -500,6 +523,17 @@ class Exchange implements LeanExchange {
       },
     };
     return sink;
+  }
+
+  /** Cancelled by the client: abort the work and end the stream without a result (JSON-RPC sends none). */
+  cancel(): void {
+    const res = this.res;
+    if (!res.writableEnded) {
+      this.#hijacked = true;
+      if (!res.headersSent) res.writeHead(200, SSE_HEADERS);
+      res.end();
+    }
+    this.abort(new MoorError('USAGE', 'cancelled by the client'));
   }
 
   /** Shutdown after the grace period: answer with a clear JSON-RPC error, then abort the work. */

@@ -1,0 +1,57 @@
+// moor's HTTP endpoint as the daemon starts it (built dist): the decisions pack on the e2e
+// fixture repository plus a one-tool echo pack (the same trivial tool the anchors serve).
+//   node bench/servers/http-moor.mjs [--no-lean]
+import path from 'node:path';
+import { z } from 'zod';
+import { IDENTITY, SERVER_PREAMBLE } from '../../dist/app/identity.js';
+import { AdmissionGate } from '../../dist/host/admission.js';
+import { Workspace } from '../../dist/host/binding.js';
+import { Catalog } from '../../dist/host/catalog.js';
+import { definePack, defineTool, erasePack } from '../../dist/host/pack.js';
+import { startHttpEndpoint } from '../../dist/http/endpoint.js';
+import { createDecisionsPack } from '../../dist/packs/decisions/pack.js';
+
+const root = path.resolve(new URL('../../test/fixtures/e2e/repo', import.meta.url).pathname);
+const echoPack = definePack({
+  name: 'bench',
+  instructions: 'Benchmark tools.',
+  tools: [
+    defineTool({
+      name: 'echo',
+      title: 'Echo',
+      description: 'Echoes its text.',
+      input: z.object({ text: z.string() }),
+      output: z.object({ text: z.string() }),
+      annotations: { readOnlyHint: true },
+      handler: ({ text }) => ({ structured: { text }, text }),
+    }),
+  ],
+  resources: [],
+  open: () => ({}),
+});
+const decisions = createDecisionsPack({ decisionsDir: undefined, watch: false });
+const catalog = new Catalog([erasePack(decisions), erasePack(echoPack)], SERVER_PREAMBLE);
+const workspace = new Workspace(root);
+const binding = workspace.bind(undefined);
+const endpoint = await startHttpEndpoint({
+  host: '127.0.0.1',
+  port: 0,
+  catalog,
+  identity: IDENTITY,
+  incarnation: { pid: process.pid, startedAt: new Date().toISOString(), version: IDENTITY.version },
+  admission: new AdmissionGate(256),
+  bindForRequest: () => binding,
+  onInternalError: (error, tool) => process.stderr.write(`moor-http: ${tool}: ${error}\n`),
+  log: (level, message) => {
+    if (level !== 'info') process.stderr.write(`moor-http ${level}: ${message}\n`);
+  },
+  lean: !process.argv.includes('--no-lean'),
+});
+console.log(`LISTEN ${new URL(endpoint.url).port}`);
+process.on('SIGTERM', () => {
+  setTimeout(() => process.exit(0), 1000).unref();
+  void endpoint.close(200).then(() => {
+    workspace.close();
+    process.exit(0);
+  });
+});
