@@ -10,6 +10,7 @@ import { erasePack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
+import { LineTransport } from '../protocol/line-transport.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import type { ResolvedWorkspace } from './options.js';
 
@@ -32,6 +33,7 @@ export function serveDirect(
   });
   const handle = serveStdio(factory, {
     legacy: 'serve',
+    transport: new LineTransport(process.stdin, process.stdout),
     onerror: (error) => log(`moor: ${error.message}`),
   });
   return {

@@ -167,9 +167,10 @@ describe('tools/call', () => {
       refused: null,
       governing: [{ id: '0003', replaces: ['0002'] }],
     });
+    // 0003 excludes migrations itself, but it replaced 0002, whose globs still cover them.
     expect(files[1]).toMatchObject({
       file: 'src/db/migrations/001.sql',
-      governing: [{ id: '0003', replaces: [] }],
+      governing: [{ id: '0003', replaces: ['0002'], globs: ['src/db/**'] }],
     });
     expect(files[2]).toMatchObject({ governing: [{ id: '0004' }], proposed: [{ id: '0005' }] });
     expect(files[3]).toMatchObject({ file: '../outside.txt', governing: [], proposed: [] });

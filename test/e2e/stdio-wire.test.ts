@@ -59,6 +59,15 @@ describe('framing', () => {
     expect(list.result?.tools).toHaveLength(4);
   });
 
+  it('JSON that is not JSON-RPC is -32600, echoing the id when there is one', async () => {
+    const client = start();
+    client.sendLine('{"id":7,"hello":"world"}');
+    const error = await client.nextUnmatched();
+    expect(error).toMatchObject({ id: 7, error: { code: -32600 } });
+    const list = await client.modern('tools/list');
+    expect(list.result?.tools).toHaveLength(4);
+  });
+
   it('legacy and modern requests on one process each get their own era', async () => {
     const client = start();
     const init = await client.request('initialize', {
