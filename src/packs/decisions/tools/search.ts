@@ -37,6 +37,8 @@ const output = z.object({
   query: z.string(),
   status: statusSchema.nullable(),
   total: z.number().int(),
+  /** False when no decision has every word, so the hits match any of them. */
+  matchedAllWords: z.boolean(),
   hits: z.array(hitSchema),
   nextCursor: z.string().nullable(),
 });
@@ -60,6 +62,7 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
       query: args.query,
       status,
       total: found.total,
+      matchedAllWords: found.matchedAll,
       hits: found.hits.map((hit) => ({
         ...summarize(hit.decision),
         score: Math.round(hit.score * 1000) / 1000,
@@ -76,7 +79,8 @@ function render(result: z.infer<typeof output>, offset: number): string {
   if (result.total === 0) return `No decision matches "${result.query}"${filter}.`;
   const first = offset + 1;
   const last = offset + result.hits.length;
-  const lines = [`Decisions ${first}-${last} of ${result.total} matching "${result.query}"${filter}:`];
+  const any = result.matchedAllWords ? '' : ' (no decision has every word; these have some)';
+  const lines = [`Decisions ${first}-${last} of ${result.total} matching "${result.query}"${filter}${any}:`];
   for (const hit of result.hits) lines.push(`- ${describe(hit)}`, `  ${hit.snippet}`);
   if (result.nextCursor) lines.push(`More: call again with cursor "${result.nextCursor}".`);
   return lines.join('\n');
