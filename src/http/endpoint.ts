@@ -477,6 +477,8 @@ function bindingFromHeaders(ctx: McpRequestContext, options: HttpEndpointOptions
 class Exchange implements LeanExchange {
   #controller: AbortController | undefined;
   #hijacked = false;
+  /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */
+  #sse = false;
 
   constructor(
     readonly res: ServerResponse,
@@ -494,6 +496,10 @@ class Exchange implements LeanExchange {
     return this.scope.binding();
   }
 
+  streaming(): void {
+    this.#sse = true;
+  }
+
   abort(reason?: unknown): void {
     this.#controller?.abort(reason);
   }
@@ -506,7 +512,12 @@ class Exchange implements LeanExchange {
     const res = this.res;
     const sink: NodeServerResponseLike = {
       writeHead: (status, headers) => {
-        if (!this.#hijacked) res.writeHead(status, headers);
+        if (this.#hijacked) return sink;
+        const type = Object.entries(headers ?? {}).find(
+          ([name]) => name.toLowerCase() === 'content-type',
+        )?.[1];
+        this.#sse = typeof type === 'string' && type.startsWith('text/event-stream');
+        res.writeHead(status, headers);
         return sink;
       },
       write: (chunk) => (this.#hijacked ? true : res.write(chunk)),
@@ -545,10 +556,7 @@ class Exchange implements LeanExchange {
       if (!res.headersSent) {
         res.writeHead(200, { ...JSON_HEADERS, connection: 'close' });
         res.end(body);
-      } else if (
-        String(res.getHeader('content-type') ?? '').startsWith('text/event-stream') &&
-        this.id !== null
-      ) {
+      } else if (this.#sse && this.id !== null) {
         res.end(sseFrame(body));
       } else res.destroy();
     }

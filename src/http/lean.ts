@@ -84,6 +84,8 @@ interface StaticAnswer {
 export interface LeanExchange {
   readonly signal: AbortSignal;
   binding(): Binding;
+  /** Called when the answer becomes an open SSE stream before its result (slow legacy answers). */
+  streaming(): void;
 }
 
 export interface LeanOptions {
@@ -379,7 +381,7 @@ export class LeanPath {
     res: ServerResponse,
     exchange: LeanExchange,
   ): Promise<void> {
-    const keepAlive = plan.era === 'legacy' ? this.#armLegacyKeepAlive(res) : undefined;
+    const keepAlive = plan.era === 'legacy' ? this.#armLegacyKeepAlive(res, exchange) : undefined;
     let json: string;
     let status = 200;
     try {
@@ -430,12 +432,15 @@ export class LeanPath {
   }
 
   /** The SDK's legacy transport opens its SSE stream at once and sends keep-alive comments; slow answers get the same. */
-  #armLegacyKeepAlive(res: ServerResponse): NodeJS.Timeout | undefined {
+  #armLegacyKeepAlive(res: ServerResponse, exchange: LeanExchange): NodeJS.Timeout | undefined {
     const interval = this.#options.keepAliveMs;
     if (!(interval > 0)) return undefined;
     const timer = setInterval(() => {
       if (res.writableEnded) return;
-      if (!res.headersSent) res.writeHead(200, SSE_HEADERS);
+      if (!res.headersSent) {
+        res.writeHead(200, SSE_HEADERS);
+        exchange.streaming();
+      }
       res.write(': keepalive\n\n');
     }, interval);
     timer.unref();
