@@ -447,7 +447,7 @@ describe('graceful close', () => {
       const res = await call;
       const [message] = messages(res).filter((m) => m.id === 7);
       expect(message).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32051 } });
-      expect(String((message?.error as { message: string }).message)).toMatch(/shutting down/);
+      expect(JSON.stringify(message?.error)).toMatch(/shutting down/);
       await until(() => probe.aborted.has(tag));
     },
   );
