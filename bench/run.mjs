@@ -10,3 +10,4 @@ console.log(
 const only = process.argv[2];
 if (!only || only === 'corpus') await benchCorpus();
 if (!only || only === 'stdio') await benchStdio();
+if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();
