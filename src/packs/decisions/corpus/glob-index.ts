@@ -96,6 +96,11 @@ export class GlobIndex {
     this.negations.delete(d.path);
   }
 
+  /** True when one of the decision's `!` globs matches `file`. */
+  excludes(d: Decision, file: string): boolean {
+    return this.negations.get(d.path)?.some((t) => t(file)) ?? false;
+  }
+
   /** Decisions whose positive globs match `file` and none of whose negations do. */
   match(file: string): DirectMatch[] {
     const found = new Map<Decision, string[]>();
@@ -110,11 +115,7 @@ export class GlobIndex {
       }
     }
     const out: DirectMatch[] = [];
-    for (const [decision, globs] of found) {
-      const negs = this.negations.get(decision.path);
-      if (negs?.some((t) => t(file))) continue;
-      out.push({ decision, globs });
-    }
+    for (const [decision, globs] of found) if (!this.excludes(decision, file)) out.push({ decision, globs });
     return out;
   }
 }

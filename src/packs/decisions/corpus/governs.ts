@@ -82,7 +82,8 @@ export class Governance {
 
   private forFile(file: string): GoverningAnswer {
     const out = new Collector();
-    for (const { decision, globs } of this.globs.match(file)) this.place(out, decision, globs, [], new Set());
+    for (const { decision, globs } of this.globs.match(file))
+      this.place(out, file, decision, globs, [], new Set());
     return out.answer(file);
   }
 
@@ -91,15 +92,24 @@ export class Governance {
     return this.graph.successorsOf(d).filter((s) => TOOK_EFFECT.has(s.status));
   }
 
-  private place(out: Collector, d: Decision, globs: string[], via: string[], seen: Set<Decision>): void {
+  private place(
+    out: Collector,
+    file: string,
+    d: Decision,
+    globs: string[],
+    via: string[],
+    seen: Set<Decision>,
+  ): void {
     if (seen.has(d)) return;
     seen.add(d);
+    // A successor inherits its predecessor's paths, except those it explicitly excludes.
+    if (via.length > 0 && this.globs.excludes(d, file)) return;
     const effective = this.effectiveSuccessors(d);
     if (d.status === 'superseded' || effective.length > 0) {
       out.add('history', d, globs, via);
       const next = [...via, d.id];
       const successors = effective.length > 0 ? effective : this.graph.successorsOf(d);
-      for (const s of successors) this.place(out, s, globs, next, seen);
+      for (const s of successors) this.place(out, file, s, globs, next, seen);
       return;
     }
     if (IN_FORCE.has(d.status)) {

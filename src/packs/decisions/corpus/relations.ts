@@ -95,7 +95,7 @@ export function scanRelationLines(text: string, from: number, to: number, out: L
     RELATION_START.lastIndex = pos;
     const end = nextLineStart(text, pos);
     if (RELATION_START.test(text)) {
-      const parsed = parseRelationLine(text.slice(pos, end), true);
+      const parsed = parseRelationLine(text.slice(pos, end).trimEnd(), true);
       if (parsed !== null) out.addAll(parsed.kind, parsed.refs);
     }
     pos = end;

@@ -94,21 +94,27 @@ export class RefIndex {
     return null;
   }
 
-  /** Closest decisions by edit distance on number, slug and title; substring hits count as close. */
+  /**
+   * Closest decisions: for a number, the nearest numbers; otherwise by edit
+   * distance on slug, title and id, with substring hits counting as close.
+   */
   suggest(text: string): Decision[] {
-    const key = refKey(text);
     const number = parseRef(text).number;
-    const max = Math.max(2, Math.floor(key.length / 3));
     const scored: Array<{ d: Decision; score: number }> = [];
-    for (const d of this.decisions) {
-      let best = max + 1;
-      if (number !== null && d.number !== null)
-        best = Math.min(best, boundedDistance(String(number), String(d.number), 1));
-      for (const candidate of [refKey(d.slug), refKey(d.title), refKey(d.id)]) {
-        if (key.length >= 3 && candidate.includes(key)) best = Math.min(best, 0.5);
-        else best = Math.min(best, boundedDistance(key, candidate, max));
+    if (number !== null) {
+      for (const d of this.decisions)
+        if (d.number !== null) scored.push({ d, score: Math.abs(d.number - number) });
+    } else {
+      const key = refKey(text);
+      const max = Math.max(2, Math.floor(key.length / 3));
+      for (const d of this.decisions) {
+        let best = max + 1;
+        for (const candidate of [refKey(d.slug), refKey(d.title), refKey(d.id)]) {
+          if (key.length >= 3 && candidate.includes(key)) best = Math.min(best, 0.5);
+          else best = Math.min(best, boundedDistance(key, candidate, max));
+        }
+        if (best <= max) scored.push({ d, score: best });
       }
-      if (best <= max) scored.push({ d, score: best });
     }
     scored.sort((a, b) => a.score - b.score || (a.d.path < b.d.path ? -1 : a.d.path > b.d.path ? 1 : 0));
     return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.d);
