@@ -167,11 +167,8 @@ describe('tools/call', () => {
       refused: null,
       governing: [{ id: '0003', replaces: ['0002'] }],
     });
-    // 0003 excludes migrations itself, but it replaced 0002, whose globs still cover them.
-    expect(files[1]).toMatchObject({
-      file: 'src/db/migrations/001.sql',
-      governing: [{ id: '0003', replaces: ['0002'], globs: ['src/db/**'] }],
-    });
+    // 0002 covered migrations, but it is superseded, and its successor 0003 carves them out.
+    expect(files[1]).toMatchObject({ file: 'src/db/migrations/001.sql', governing: [], proposed: [] });
     expect(files[2]).toMatchObject({ governing: [{ id: '0004' }], proposed: [{ id: '0005' }] });
     expect(files[3]).toMatchObject({ file: '../outside.txt', governing: [], proposed: [] });
     expect(files[3]?.refused).toEqual(expect.any(String));
