@@ -2,11 +2,11 @@
  * Decision bodies are read from disk when asked for (get_decision, snippets)
  * instead of living in memory: that saves the corpus's full size in RSS and
  * about a third of the cold-load time. A small cache keeps recent bodies.
- * A body whose file changed since it was indexed is still returned fresh, and
- * the change is reported so the corpus re-reads the file.
+ * A body whose file changed since it was indexed is returned as it is now,
+ * and the change is reported so the corpus re-reads the file.
  */
 import { stripFrontMatter } from './parse-madr.js';
-import { readRecord } from './read.js';
+import { readRecord, statStamp } from './read.js';
 import { normalizeText } from './text.js';
 
 const CAPACITY = 512;
@@ -16,8 +16,18 @@ export class BodyCache {
 
   constructor(private readonly onStale: (readPath: string) => void) {}
 
+  /**
+   * The body of the file at `readPath`, which was indexed with `stamp`. One
+   * stat per call checks the file is still that version; a cached copy is
+   * only used when it is.
+   */
   get(readPath: string, stamp: string): string {
-    const key = `${readPath}\u0000${stamp}`;
+    const now = statStamp(readPath);
+    if (now !== stamp) {
+      this.onStale(readPath);
+      if (now === null) return '';
+    }
+    const key = this.keyOf(readPath, now);
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // Refresh recency: Map iteration order is insertion order.
@@ -26,16 +36,9 @@ export class BodyCache {
       return hit;
     }
     const read = readRecord(readPath);
-    if (read.kind !== 'text') {
-      this.onStale(readPath);
-      return '';
-    }
+    if (read.kind !== 'text') return '';
     const body = stripFrontMatter(normalizeText(read.text));
-    if (read.stamp !== stamp) {
-      this.onStale(readPath);
-      return body;
-    }
-    this.put(key, body);
+    this.put(this.keyOf(readPath, read.stamp), body);
     return body;
   }
 

@@ -24,6 +24,7 @@ import { CorpusWatcher } from './watch.js';
 
 export interface LoadOptions {
   readonly workspaceRoot: string;
+  /** The decision folder; a relative path is taken relative to the workspace root. */
   readonly corpusDir: string;
   /** Watch folders and re-read changed files as they change (long-lived processes). */
   readonly watch?: boolean | undefined;
