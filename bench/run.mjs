@@ -2,6 +2,7 @@
 // several runs; ratios compare against a baseline measured in the same run.
 import os from 'node:os';
 import { benchCorpus } from './corpus.mjs';
+import { benchProxy } from './proxy.mjs';
 import { benchStdio } from './stdio.mjs';
 
 console.log(
@@ -10,4 +11,5 @@ console.log(
 const only = process.argv[2];
 if (!only || only === 'corpus') await benchCorpus();
 if (!only || only === 'stdio') await benchStdio();
+if (!only || only === 'proxy') await benchProxy();
 if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();

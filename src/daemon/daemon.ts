@@ -12,6 +12,7 @@
 import { AdmissionGate } from '../host/admission.js';
 import type { DaemonStatus, Incarnation, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
+import { IdleCollector } from './idle-gc.js';
 import type { DaemonLog } from './logger.js';
 import { type SessionOpening, SocketServer } from './server.js';
 import { removeIncarnation, writeIncarnation } from './state.js';
@@ -56,6 +57,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     resolveStopped = resolve;
   });
   let shuttingDown: Promise<void> | undefined;
+  const idle = new IdleCollector(() => gate.inFlight > 0);
 
   const socket = new SocketServer({
     socketPath: config.paths.socket,
@@ -67,6 +69,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     onStopRequested: () => {
       void shutdown('control stop');
     },
+    onRequestFinished: () => idle.served(),
   });
 
   const shutdown = (reason: string): Promise<void> => {
@@ -82,6 +85,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
           'grace period over: interrupting the requests still running',
         );
       await socket.closeSessions('daemon shutting down');
+      idle.stop();
       await config.onStopped?.();
       socket.removeSocketFile();
       removeIncarnation(config.paths.incarnation, process.pid);

@@ -60,10 +60,13 @@ export class GatedTransport implements Transport {
   /** Ids this wrapper answered itself (interrupted): the server's late answer is dropped. */
   readonly #answered = new Set<string>();
 
-  constructor(inner: Transport, gate: AdmissionGate, log: Logger) {
+  readonly #onFinished: (() => void) | undefined;
+
+  constructor(inner: Transport, gate: AdmissionGate, log: Logger, onFinished?: () => void) {
     this.#inner = inner;
     this.#gate = gate;
     this.#log = log;
+    this.#onFinished = onFinished;
   }
 
   get inFlight(): number {
@@ -132,6 +135,7 @@ export class GatedTransport implements Transport {
     if (!running) return;
     this.#running.delete(key);
     running.release();
+    this.#onFinished?.();
     if (this.#log.isLevelEnabled('debug')) {
       const ms = Math.round((performance.now() - running.started) * 1000) / 1000;
       this.#log.debug(

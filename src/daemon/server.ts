@@ -52,6 +52,8 @@ export interface SocketServerOptions {
   describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
   /** A control hello asked the daemon to stop. */
   onStopRequested(): void;
+  /** Called after every answered request (idle bookkeeping). */
+  onRequestFinished?(): void;
 }
 
 interface Connection {
@@ -190,7 +192,12 @@ export class SocketServer {
     const log = this.#options.log.child({ conn: id });
     // Bytes that arrived with the hello belong to the MCP stream: put them back first.
     if (rest.length > 0) socket.unshift(rest);
-    const transport = new GatedTransport(new StdioServerTransport(socket, socket), this.#options.gate, log);
+    const transport = new GatedTransport(
+      new StdioServerTransport(socket, socket),
+      this.#options.gate,
+      log,
+      this.#options.onRequestFinished,
+    );
     const handle = serveStdio(opening.factory, {
       legacy: 'serve',
       transport,

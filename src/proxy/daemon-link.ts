@@ -95,6 +95,14 @@ export function connectDaemon(
 export const CLI_PATH = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 /**
+ * V8 flags for a spawned daemon. A small young generation (2 MiB semi-spaces
+ * instead of growing to 16) keeps the heap V8 holds on to close to what the
+ * daemon uses: measured, idle RSS ~74 MiB and +0-12% after 10,000 requests,
+ * against ~86 MiB and +30-40% by default, for a few percent more CPU.
+ */
+export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
+
+/**
  * Starts `moor daemon run` detached, its output appended to the daemon log.
  * Returns the child's pid; the lock decides whether it stays (a loser exits 0).
  */
@@ -102,12 +110,16 @@ export function spawnDaemon(paths: StatePaths, args: readonly string[] = [], cwd
   fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const out = fs.openSync(paths.log, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, [CLI_PATH, 'daemon', 'run', '--detached', ...args], {
-      detached: true,
-      stdio: ['ignore', out, out],
-      env: { ...process.env, MOOR_STATE_DIR: paths.dir },
-      cwd,
-    });
+    const child = spawn(
+      process.execPath,
+      [...DAEMON_NODE_FLAGS, CLI_PATH, 'daemon', 'run', '--detached', ...args],
+      {
+        detached: true,
+        stdio: ['ignore', out, out],
+        env: { ...process.env, MOOR_STATE_DIR: paths.dir },
+        cwd,
+      },
+    );
     child.on('error', () => {});
     child.unref();
     return child.pid;

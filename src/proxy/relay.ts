@@ -25,6 +25,8 @@ type Message = {
 };
 
 const NL = Buffer.from('\n');
+const RESULT_PREFIX = Buffer.from('{"result":');
+const RESULT_TAIL = /"jsonrpc":"2\.0","id":(-?\d+|"[^"]*")\}$/;
 const UNAVAILABLE = -32051;
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
@@ -265,6 +267,7 @@ export class Relay {
 
   #onDaemonLine(line: Buffer, generation: number): void {
     if (generation !== this.#generation) return;
+    if (this.#fastForward(line)) return;
     let message: Message | undefined;
     try {
       message = JSON.parse(line.toString('utf8')) as Message;
@@ -329,6 +332,34 @@ export class Relay {
         this.#learnTools(message.result, pending);
     }
     this.#toClient(line);
+  }
+
+  /**
+   * The hot path: an ordinary result, as the SDK writes it
+   * (`{"result":…,"jsonrpc":"2.0","id":ID}`), is forwarded after reading only
+   * its id from the tail; a full parse is needed only for errors, tool lists,
+   * listens, and our own requests.
+   */
+  #fastForward(line: Buffer): boolean {
+    if (line.length < 40 || line[2] !== 114 /* r */ || !line.subarray(0, 10).equals(RESULT_PREFIX))
+      return false;
+    const tail = line.subarray(Math.max(0, line.length - 160)).toString('latin1');
+    const match = RESULT_TAIL.exec(tail);
+    if (!match) return false;
+    const raw = match[1] as string;
+    let id: Id;
+    if (raw.startsWith('"')) {
+      if (raw.includes('\\')) return false;
+      id = raw.slice(1, -1);
+    } else id = Number(raw);
+    const key = keyOf(id);
+    const pending = this.#pending.get(key);
+    if (!pending || pending.method === 'tools/list' || this.#private.has(key) || this.#listens.has(key))
+      return false;
+    if (this.#cancelled.has(key)) return false;
+    this.#pending.delete(key);
+    this.#toClient(line);
+    return true;
   }
 
   #toClient(line: Buffer): void {
