@@ -240,14 +240,18 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       }
     }
     const id = echoableId(parsed);
-    const listen = isJson && isPlainObject(parsed) && parsed.method === 'subscriptions/listen';
+    const method =
+      isJson && isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined;
+    const listen = method === 'subscriptions/listen';
+    const cancellation = method === 'notifications/cancelled' && !('id' in (parsed as object));
     if (closing || options.admission.closed) {
       refuse(res, id, 'shutting-down');
       return;
     }
-    // Listen streams are long-lived and do no work: they do not count against the in-flight limit.
+    // Listen streams are long-lived and do no work, and a cancellation only lightens the load:
+    // neither counts against the in-flight limit.
     let release: () => void = noop;
-    if (!listen) {
+    if (!listen && !cancellation) {
       const entered = options.admission.tryEnter();
       if (typeof entered === 'string') {
         refuse(res, id, entered);
@@ -265,9 +269,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       sendJson(res, 400, dispatchErrorBody(id, JsonRpcCode.InvalidParams, error.message));
       return;
     }
-    if (isJson && isPlainObject(parsed) && parsed.method === 'notifications/cancelled' && !('id' in parsed)) {
-      cancelMatching(parsed.params, scope.sessionKey);
-    }
+    if (cancellation) cancelMatching((parsed as { params?: unknown }).params, scope.sessionKey);
     const exchange = new Exchange(res, id, listen, scope);
     exchanges.add(exchange);
     res.once('close', () => {
@@ -280,14 +282,11 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     });
     const plan = lean !== undefined && isJson ? lean.plan(req.headers, parsed) : undefined;
     if (plan !== undefined) {
-      options.onRoute?.('lean', (parsed as { method: string }).method);
+      options.onRoute?.('lean', method);
       void lean?.serve(plan, res, exchange);
       return;
     }
-    options.onRoute?.(
-      'sdk',
-      isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined,
-    );
+    options.onRoute?.('sdk', method);
     serveSdk(req, res, exchange, body, isJson ? parsed : undefined);
   };
 

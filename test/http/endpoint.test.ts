@@ -461,31 +461,37 @@ describe('graceful close', () => {
 });
 
 describe('legacy cancellation', () => {
-  it('a posted notifications/cancelled aborts the matching request of the same Moor-Session', async () => {
-    const s = await launch();
-    const headers = { 'mcp-protocol-version': '2025-11-25', 'moor-session': 'moor-cancel-test-1' };
-    const call = post(
-      s.url,
-      legacyBody(3, 'tools/call', { name: 'wait', arguments: { tag: 'c1', ms: 30_000 } }),
-      headers,
-    );
-    await until(() => probe.started.has('c1'));
-    // Another session's cancellation of id 3 does not touch it.
-    const other = await post(
-      s.url,
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } },
-      { ...headers, 'moor-session': 'moor-cancel-test-2' },
-    );
-    expect(other.status).toBe(202);
-    expect(probe.aborted.has('c1')).toBe(false);
-    const cancel = await post(
-      s.url,
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'user' } },
-      headers,
-    );
-    expect(cancel.status).toBe(202);
-    await until(() => probe.aborted.has('c1'));
-    const res = await call;
-    expect(messages(res)).toEqual([]);
-  });
+  it.each([
+    ['lean path', true],
+    ['SDK path', false],
+  ])(
+    'a posted notifications/cancelled aborts the matching request of the same Moor-Session, even at the in-flight limit (%s)',
+    async (_l, lean) => {
+      const s = await launch({ lean, admission: new AdmissionGate(1) });
+      const headers = { 'mcp-protocol-version': '2025-11-25', 'moor-session': 'moor-cancel-test-1' };
+      const call = post(
+        s.url,
+        legacyBody(3, 'tools/call', { name: 'wait', arguments: { tag: 'c1', ms: 30_000 } }),
+        headers,
+      );
+      await until(() => probe.started.has('c1'));
+      // Another session's cancellation of id 3 does not touch it.
+      const other = await post(
+        s.url,
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3 } },
+        { ...headers, 'moor-session': 'moor-cancel-test-2' },
+      );
+      expect(other.status).toBe(202);
+      expect(probe.aborted.has('c1')).toBe(false);
+      const cancel = await post(
+        s.url,
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'user' } },
+        headers,
+      );
+      expect(cancel.status).toBe(202);
+      await until(() => probe.aborted.has('c1'));
+      const res = await call;
+      expect(messages(res)).toEqual([]);
+    },
+  );
 });
