@@ -251,9 +251,8 @@ export class LeanPath {
         const name = params.name;
         const args = params.arguments;
         if (typeof name !== 'string' || !this.#nameHeaderMatches(headers, name)) return undefined;
-        if (args !== undefined && !isPlainObject(args)) return undefined;
-        if (this.#catalog.tool(name) !== undefined && !this.#leanTools.has(name)) return undefined;
-        plan = { kind: 'call', era: 'modern', id, name, args };
+        if (!this.#callable(name, args)) return undefined;
+        plan = { kind: 'call', era: 'modern', id, name, args: args as Record<string, unknown> | undefined };
         break;
       }
       case 'resources/read': {
@@ -315,9 +314,8 @@ export class LeanPath {
         if (params === undefined || !onlyKeys(p, CALL_PARAMS)) return undefined;
         const name = p.name;
         const args = p.arguments;
-        if (typeof name !== 'string' || (args !== undefined && !isPlainObject(args))) return undefined;
-        if (this.#catalog.tool(name) !== undefined && !this.#leanTools.has(name)) return undefined;
-        return { kind: 'call', era: 'legacy', id, name, args };
+        if (typeof name !== 'string' || !this.#callable(name, args)) return undefined;
+        return { kind: 'call', era: 'legacy', id, name, args: args as Record<string, unknown> | undefined };
       }
       case 'resources/read': {
         if (params === undefined || !onlyKeys(p, READ_PARAMS) || typeof p.uri !== 'string') return undefined;
@@ -331,6 +329,17 @@ export class LeanPath {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * Arguments the SDK would pass through unchanged (absent, or a plain object
+   * without an own `__proto__`, which its record schema would drop) for a
+   * tool whose result the lean path can shape (unknown tools answer the
+   * same error on both paths).
+   */
+  #callable(name: string, args: unknown): boolean {
+    if (args !== undefined && (!isPlainObject(args) || Object.hasOwn(args, '__proto__'))) return false;
+    return this.#catalog.tool(name) === undefined || this.#leanTools.has(name);
   }
 
   /** Mcp-Name must be present, decodable, and equal to the body's name or uri (the SDK's header rung). */

@@ -372,6 +372,12 @@ const CORPUS: readonly Case[] = [
     headers: modernHeaders('tools/list'),
     route: 'sdk',
   },
+  {
+    name: 'modern arguments with an own __proto__ key',
+    body: `{"jsonrpc":"2.0","id":69,"method":"tools/call","params":{"name":"echo","arguments":{"__proto__":{"a":1},"text":"p"},"_meta":${JSON.stringify(ENVELOPE)}}}`,
+    headers: modernHeaders('tools/call', 'echo'),
+    route: 'sdk',
+  },
   // --- legacy, lean ---
   { name: 'legacy tools/list', body: legacyBody(100, 'tools/list'), headers: LEGACY, route: 'lean' },
   {
@@ -538,6 +544,12 @@ const CORPUS: readonly Case[] = [
   {
     name: 'legacy other notification',
     body: { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+    headers: LEGACY,
+    route: 'sdk',
+  },
+  {
+    name: 'legacy arguments with an own __proto__ key',
+    body: '{"jsonrpc":"2.0","id":132,"method":"tools/call","params":{"name":"echo","arguments":{"__proto__":{"a":1},"text":"p"}}}',
     headers: LEGACY,
     route: 'sdk',
   },
