@@ -4,22 +4,26 @@
  * per repository, shared by its connections), the logger, and starts the
  * socket daemon. The caller holds the state dir's lock.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog } from '../daemon/logger.js';
 import { HelloRefused } from '../daemon/server.js';
+import { MoorError } from '../errors.js';
 import type { Binding } from '../host/binding.js';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
 import { erasePack, type Pack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
+import { type HttpEndpoint, startHttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import { createTestingPack } from '../packs/testing/pack.js';
 import type { SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
-import { type RoomKey, Rooms } from '../sessions/rooms.js';
+import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { resolveWorkspace } from './options.js';
 
@@ -33,6 +37,15 @@ export interface DaemonRunOptions {
   readonly logLevel: string;
   /** Also log to stderr (foreground `run` in a terminal). */
   readonly stderrLog: boolean;
+  /** Serve Streamable HTTP too (`--http [HOST:]PORT`). */
+  readonly http?:
+    | { readonly host: string; readonly port: number; readonly token?: string | undefined }
+    | undefined;
+  /**
+   * Directories an HTTP request's Moor-Workspace may name (it must be inside one).
+   * Default: any directory owned by the daemon's user.
+   */
+  readonly allowedRoots?: readonly string[] | undefined;
 }
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
@@ -93,6 +106,65 @@ export async function runDaemon(
     }
   };
 
+  const bindingFor = (lease: RoomLease<RoomContents>, sessionKey: string | undefined): Binding => {
+    const { state, key } = lease.room;
+    return {
+      workspaceRoot: key.root,
+      sessionKey,
+      stateOf: <S>(pack: Pack<S>): S =>
+        state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
+    };
+  };
+
+  // HTTP requests hold their room through one lease per room, kept while requests keep coming.
+  const httpLeases = new Map<string, { lease: RoomLease<RoomContents>; timer: NodeJS.Timeout }>();
+  const httpRoom = (key: RoomKey): RoomLease<RoomContents> => {
+    const id = roomId(key);
+    const held = httpLeases.get(id);
+    if (held) {
+      held.timer.refresh();
+      return held.lease;
+    }
+    const lease = rooms.acquire(key);
+    const timer = setTimeout(() => {
+      httpLeases.delete(id);
+      lease.release();
+    }, options.roomKeepAliveMs);
+    timer.unref();
+    httpLeases.set(id, { lease, timer });
+    return lease;
+  };
+  const allowedRoots = options.allowedRoots?.map((r) => fs.realpathSync(path.resolve(r)));
+  const checked = new Map<string, string>();
+  const httpWorkspace = (workspace: string): string => {
+    const cached = checked.get(workspace);
+    if (cached !== undefined) return cached;
+    if (!path.isAbsolute(workspace)) {
+      throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace must be an absolute path, got ${workspace}`);
+    }
+    let root: string;
+    try {
+      root = resolveWorkspaceRoot({ workspace, env: {}, cwd: '/' });
+    } catch (error) {
+      throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace: ${(error as Error).message}`);
+    }
+    if (allowedRoots) {
+      if (!allowedRoots.some((r) => root === r || root.startsWith(`${r}${path.sep}`))) {
+        throw new MoorError(
+          'WORKSPACE_INVALID',
+          `Moor-Workspace ${root} is outside the daemon's allowed roots`,
+        );
+      }
+    } else if (fs.statSync(root).uid !== process.getuid?.()) {
+      throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace ${root} is not owned by the daemon's user`);
+    }
+    if (checked.size > 1024) checked.clear();
+    checked.set(workspace, root);
+    return root;
+  };
+
+  let http: HttpEndpoint | undefined;
+
   const config: DaemonConfig = {
     paths,
     version: IDENTITY.version,
@@ -102,13 +174,7 @@ export async function runDaemon(
     releaseLock,
     openSession: (hello) => {
       const lease = rooms.acquire(roomKeyOf(hello));
-      const { state, key } = lease.room;
-      const binding: Binding = {
-        workspaceRoot: key.root,
-        sessionKey: hello.sessionKey,
-        stateOf: <S>(pack: Pack<S>): S =>
-          state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
-      };
+      const binding = bindingFor(lease, hello.sessionKey);
       const factory: McpServerFactory = createServerFactory(catalog, {
         identity: IDENTITY,
         bind: () => binding,
@@ -117,13 +183,47 @@ export async function runDaemon(
       return { factory, close: () => lease.release() };
     },
     describe: () => ({
-      httpUrl: null,
+      httpUrl: http?.url ?? null,
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
     }),
-    onStopped: () => rooms.closeAll(),
+    onStopping: async () => {
+      await http?.close(options.graceMs);
+    },
+    onStopped: () => {
+      for (const { timer } of httpLeases.values()) clearTimeout(timer);
+      httpLeases.clear();
+      rooms.closeAll();
+    },
   };
 
   const daemon = await startDaemon(config);
+  if (options.http) {
+    try {
+      http = await startHttpEndpoint({
+        host: options.http.host,
+        port: options.http.port,
+        ...(options.http.token !== undefined ? { token: options.http.token } : {}),
+        catalog,
+        identity: IDENTITY,
+        incarnation: daemon.incarnation,
+        admission: daemon.gate,
+        bindForRequest: ({ sessionKey, workspace }) => {
+          const key: RoomKey =
+            workspace === undefined
+              ? { root: defaults.root, decisions: defaults.decisionsDir }
+              : { root: httpWorkspace(workspace) };
+          return bindingFor(httpRoom(key), sessionKey);
+        },
+        onInternalError,
+        log: (level, message, fields) => logger[level](fields ?? {}, message),
+      });
+      logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
+    } catch (error) {
+      logger.error({ err: error }, 'the HTTP endpoint could not start');
+      await daemon.shutdown('HTTP endpoint failed');
+      throw error;
+    }
+  }
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
   return { daemon, logger, closeLog: () => log.close() };
 }

@@ -3,6 +3,8 @@
  * lock before loading the app, so a starter that loses the race exits at
  * once and cheaply (many proxies may start one at the same moment).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Command } from 'commander';
 import { acquireLock, isAliveProcess } from '../daemon/lock.js';
@@ -15,6 +17,7 @@ import { connectDaemon, spawnDaemon } from '../proxy/daemon-link.js';
 const DEFAULT_GRACE_MS = 10_000;
 const DEFAULT_ROOM_KEEPALIVE_MS = 30_000;
 const START_TIMEOUT_MS = 10_000;
+export const DEFAULT_HTTP = '127.0.0.1:7410';
 
 export interface DaemonRunFlags {
   readonly workspace?: string | undefined;
@@ -25,6 +28,29 @@ export interface DaemonRunFlags {
   readonly logLevel?: string | undefined;
   /** Started by `start` or a proxy: output already goes to the log file. */
   readonly detached?: boolean | undefined;
+  /** `--http [HOST:]PORT`; true when given without a value. */
+  readonly http?: string | boolean | undefined;
+  readonly tokenFile?: string | undefined;
+  readonly allowRoot?: readonly string[] | undefined;
+}
+
+/** `7410`, `localhost:7410`, `0.0.0.0:0`, `[::1]:7410` → host and port. */
+export function parseHostPort(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[2]) : Number.NaN;
+  if (!match || port > 65_535)
+    throw new Error(`--http expects [HOST:]PORT (e.g. 127.0.0.1:7410), got ${value}`);
+  const host = match[1] ?? '127.0.0.1';
+  return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
+}
+
+function httpOption(flags: DaemonRunFlags): { host: string; port: number; token?: string } | undefined {
+  if (flags.http === undefined || flags.http === false) return undefined;
+  const { host, port } = parseHostPort(flags.http === true ? DEFAULT_HTTP : flags.http);
+  if (flags.tokenFile === undefined) return { host, port };
+  const token = fs.readFileSync(flags.tokenFile, 'utf8').trim();
+  if (token.length === 0) throw new Error(`the token file ${flags.tokenFile} is empty`);
+  return { host, port, token };
 }
 
 function say(line: string): void {
@@ -55,6 +81,7 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   const { runDaemon } = await import('../app/daemon.js');
   let running: Awaited<ReturnType<typeof runDaemon>>;
   try {
+    const http = httpOption(flags);
     running = await runDaemon(
       paths,
       {
@@ -65,12 +92,14 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
         roomKeepAliveMs: flags.roomKeepaliveMs ?? DEFAULT_ROOM_KEEPALIVE_MS,
         logLevel: flags.logLevel ?? process.env.MOOR_LOG_LEVEL ?? 'info',
         stderrLog: flags.detached !== true,
+        http,
+        allowedRoots: flags.allowRoot,
       },
       lock.release,
     );
   } catch (error) {
     lock.release();
-    complain(`the daemon could not start: ${(error as Error)?.stack ?? String(error)}`);
+    complain(`the daemon could not start: ${(error as Error)?.message ?? String(error)}`);
     process.exit(1);
   }
   const { daemon } = running;
@@ -89,8 +118,14 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
 export async function runDaemonFromArgv(argv: readonly string[]): Promise<void> {
   let flags: DaemonRunFlags;
   try {
+    // `--http` takes an optional value, which parseArgs cannot express: give a bare one the default.
+    const args = argv.map((a, i) =>
+      a === '--http' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('-'))
+        ? `--http=${DEFAULT_HTTP}`
+        : a,
+    );
     const { values } = parseArgs({
-      args: [...argv],
+      args,
       options: {
         workspace: { type: 'string', short: 'w' },
         decisions: { type: 'string', short: 'd' },
@@ -99,6 +134,9 @@ export async function runDaemonFromArgv(argv: readonly string[]): Promise<void> 
         'room-keepalive-ms': { type: 'string' },
         'log-level': { type: 'string' },
         detached: { type: 'boolean' },
+        http: { type: 'string' },
+        'token-file': { type: 'string' },
+        'allow-root': { type: 'string', multiple: true },
       },
       strict: true,
     });
@@ -110,7 +148,11 @@ export async function runDaemonFromArgv(argv: readonly string[]): Promise<void> 
       roomKeepaliveMs: wholeNumber('--room-keepalive-ms', values['room-keepalive-ms'], 0),
       logLevel: values['log-level'],
       detached: values.detached,
+      http: values.http,
+      tokenFile: values['token-file'],
+      allowRoot: values['allow-root'],
     };
+    if (flags.http !== undefined) parseHostPort(flags.http === true ? DEFAULT_HTTP : String(flags.http));
   } catch (error) {
     complain(`${(error as Error).message} (see moor daemon run --help)`);
     process.exit(2);
@@ -139,6 +181,10 @@ function runArgs(flags: DaemonRunFlags): string[] {
   if (flags.graceMs !== undefined) args.push('--grace-ms', String(flags.graceMs));
   if (flags.roomKeepaliveMs !== undefined) args.push('--room-keepalive-ms', String(flags.roomKeepaliveMs));
   if (flags.logLevel) args.push('--log-level', flags.logLevel);
+  if (flags.http !== undefined && flags.http !== false)
+    args.push('--http', flags.http === true ? DEFAULT_HTTP : flags.http);
+  if (flags.tokenFile) args.push('--token-file', path.resolve(flags.tokenFile));
+  for (const root of flags.allowRoot ?? []) args.push('--allow-root', path.resolve(root));
   return args;
 }
 
@@ -244,7 +290,14 @@ function runOptions(command: Command): Command {
       `how long an unused workspace stays loaded (default ${DEFAULT_ROOM_KEEPALIVE_MS})`,
       int('--room-keepalive-ms', 0),
     )
-    .option('--log-level <level>', 'trace, debug, info, warn, error (default info; env MOOR_LOG_LEVEL)');
+    .option('--log-level <level>', 'trace, debug, info, warn, error (default info; env MOOR_LOG_LEVEL)')
+    .option('--http [host:port]', `also serve Streamable HTTP at /mcp (default ${DEFAULT_HTTP})`)
+    .option('--token-file <file>', 'bearer token clients must send (required beyond loopback)')
+    .option(
+      '--allow-root <dir>',
+      'a directory HTTP clients may name in Moor-Workspace (repeatable; default: any directory you own)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
 }
 
 export function registerDaemon(program: Command): void {

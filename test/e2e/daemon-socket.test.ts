@@ -247,3 +247,31 @@ describe('admission and shutdown', () => {
     expect(log).not.toContain('secret=');
   });
 });
+
+describe('with HTTP', () => {
+  it('serves /healthz, reports the URL in status, and shares one admission gate with the socket', async () => {
+    const state = makeState(TEST_PACK);
+    await startDaemon(state, ['--http', '127.0.0.1:0', '--max-in-flight', '1']);
+    const status = await control(state, 'status');
+    const url = status?.status?.httpUrl as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const health = await fetch(url.replace(/\/mcp$/, '/healthz'));
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ incarnation: { pid: status?.incarnation.pid } });
+
+    const client = new SocketClient(paths(state).socket);
+    await client.hello(E2E_WORKSPACE);
+    const slow = client.send('tools/call', { name: 'slow_read', arguments: { ms: 1500 } });
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect((await client.response(slow)).json.result).toBeDefined();
+    const stopped = await runCli(state, ['daemon', 'stop']);
+    expect(stopped.stdout).toMatch(/stopped/);
+  });
+});
