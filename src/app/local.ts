@@ -40,7 +40,10 @@ export async function callToolLocally(
 }
 
 /** The corpus check and its rendering; throws the same "no corpus" ToolError the tools give. */
-export function checkLocally(resolved: ResolvedWorkspace): { readonly report: CheckReport; readonly text: string } {
+export function checkLocally(resolved: ResolvedWorkspace): {
+  readonly report: CheckReport;
+  readonly text: string;
+} {
   const pack = createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false });
   const workspace = new Workspace(resolved.root);
   try {
