@@ -35,6 +35,7 @@ import type { Catalog } from '../host/catalog.js';
 import type { Pack } from '../host/pack.js';
 import { createServerFactory, type ServerIdentity } from '../host/server-factory.js';
 import { type Incarnation, SESSION_KEY_PATTERN } from '../protocol/hello.js';
+import { traceIdOf } from '../protocol/trace.js';
 import {
   allowedHostnames,
   isLoopbackHost,
@@ -100,6 +101,14 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** How long close() waits for answers already written (graceful listen results) to leave. */
 const FLUSH_MS = 1_000;
 
+/**
+ * `data` of the -32050/-32051 errors, as the socket hop sends them
+ * (src/daemon/gated-transport.ts): whether the request ran, so a client or
+ * proxy knows what it may safely re-send.
+ */
+const NOT_ADMITTED = { executed: false } as const;
+const INTERRUPTED = { executed: 'unknown' } as const;
+
 const SHUTTING_DOWN_MESSAGE =
   'moor is shutting down: the daemon stopped before this request finished; it may or may not have completed. Retry once the daemon is back.';
 const REFUSED_SHUTTING_DOWN_MESSAGE =
@@ -158,15 +167,30 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   };
   const healthBody = JSON.stringify({ ok: true, incarnation: options.incarnation });
 
-  const refuse = (res: ServerResponse, id: JsonRpcId | null, reason: 'busy' | 'shutting-down') => {
+  const refuse = (
+    res: ServerResponse,
+    id: JsonRpcId | null,
+    reason: 'busy' | 'shutting-down',
+    method: string | undefined,
+    body: unknown,
+  ) => {
+    log('warn', withTrace(`http: refused ${method ?? 'request'}: ${reason}`, traceIdOf(body)), {
+      method,
+      refused: reason,
+    });
     if (reason === 'busy') {
       const message = `moor is busy: ${options.admission.limit} requests are already in flight; retry in a moment.`;
-      sendJson(res, 503, dispatchErrorBody(id, JsonRpcCode.Busy, message), { 'retry-after': '1' });
-    } else {
-      sendJson(res, 503, dispatchErrorBody(id, JsonRpcCode.Unavailable, REFUSED_SHUTTING_DOWN_MESSAGE), {
+      sendJson(res, 503, dispatchErrorBody(id, JsonRpcCode.Busy, message, NOT_ADMITTED), {
         'retry-after': '1',
-        connection: 'close',
       });
+    } else {
+      const body503 = dispatchErrorBody(
+        id,
+        JsonRpcCode.Unavailable,
+        REFUSED_SHUTTING_DOWN_MESSAGE,
+        NOT_ADMITTED,
+      );
+      sendJson(res, 503, body503, { 'retry-after': '1', connection: 'close' });
     }
   };
 
@@ -184,8 +208,14 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     const matches = [...exchanges].filter(
       (exchange) => !exchange.listen && exchange.id === requestId && exchange.scope.sessionKey === sessionKey,
     );
-    if (matches.length === 1) (matches[0] as Exchange).cancel();
-    else if (matches.length > 1)
+    const match = matches.length === 1 ? (matches[0] as Exchange) : undefined;
+    if (match !== undefined) {
+      log('info', withTrace(`http: cancelled ${match.method ?? 'request'} by the client`, match.trace), {
+        method: match.method,
+        id: match.id,
+      });
+      match.cancel();
+    } else if (matches.length > 1)
       log('info', `http: ambiguous cancellation of request ${JSON.stringify(requestId)} ignored`);
   };
 
@@ -245,7 +275,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     const listen = method === 'subscriptions/listen';
     const cancellation = method === 'notifications/cancelled' && !('id' in (parsed as object));
     if (closing || options.admission.closed) {
-      refuse(res, id, 'shutting-down');
+      refuse(res, id, 'shutting-down', method, parsed);
       return;
     }
     // Listen streams are long-lived and do no work, and a cancellation only lightens the load:
@@ -254,7 +284,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     if (!listen && !cancellation) {
       const entered = options.admission.tryEnter();
       if (typeof entered === 'string') {
-        refuse(res, id, entered);
+        refuse(res, id, entered, method, parsed);
         return;
       }
       release = entered;
@@ -270,7 +300,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       return;
     }
     if (cancellation) cancelMatching((parsed as { params?: unknown }).params, scope.sessionKey);
-    const exchange = new Exchange(res, id, listen, scope);
+    const exchange = new Exchange(res, id, method, traceIdOf(parsed), listen, scope);
     exchanges.add(exchange);
     res.once('close', () => {
       exchanges.delete(exchange);
@@ -379,7 +409,13 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
         const unfinished = [...exchanges].filter((exchange) => !exchange.listen);
         if (unfinished.length > 0)
           log('warn', `http: cancelling ${unfinished.length} request(s) still running after ${graceMs} ms`);
-        for (const exchange of unfinished) exchange.terminate();
+        for (const exchange of unfinished) {
+          log('warn', withTrace(`http: interrupted ${exchange.method ?? 'request'}`, exchange.trace), {
+            method: exchange.method,
+            id: exchange.id,
+          });
+          exchange.terminate();
+        }
         // Listen streams end with their graceful result; any SDK exchange left is aborted.
         await sdk.close();
         const deadline = Date.now() + FLUSH_MS;
@@ -482,6 +518,9 @@ class Exchange implements LeanExchange {
   constructor(
     readonly res: ServerResponse,
     readonly id: JsonRpcId | null,
+    readonly method: string | undefined,
+    /** The W3C trace id of the request's `_meta`, for log lines only. */
+    readonly trace: string | undefined,
     readonly listen: boolean,
     readonly scope: RequestScope,
   ) {}
@@ -551,7 +590,7 @@ class Exchange implements LeanExchange {
     const res = this.res;
     if (!res.writableEnded) {
       this.#hijacked = true;
-      const body = dispatchErrorBody(this.id, JsonRpcCode.Unavailable, SHUTTING_DOWN_MESSAGE);
+      const body = dispatchErrorBody(this.id, JsonRpcCode.Unavailable, SHUTTING_DOWN_MESSAGE, INTERRUPTED);
       if (!res.headersSent) {
         res.writeHead(200, { ...JSON_HEADERS, connection: 'close' });
         res.end(body);
@@ -564,6 +603,11 @@ class Exchange implements LeanExchange {
 }
 
 function noop(): void {}
+
+/** ` trace=<id>` appended so a request's lines can be grepped by trace (the id only, never tracestate or baggage). */
+function withTrace(message: string, traceId: string | undefined): string {
+  return traceId === undefined ? message : `${message} trace=${traceId}`;
+}
 
 function listen(server: http.Server, host: string, port: number): Promise<void> {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;

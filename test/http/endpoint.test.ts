@@ -247,9 +247,24 @@ describe('admission', () => {
     const refused = await post(s.url, modernBody(2, 'tools/list'), modernHeaders('tools/list'));
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(JSON.parse(refused.text)).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32050 } });
+    expect(JSON.parse(refused.text)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32050, data: { executed: false } },
+    });
+    const traced = await post(
+      s.url,
+      modernBody(3, 'tools/list', {
+        _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+      }),
+      modernHeaders('tools/list'),
+    );
+    expect(traced.status).toBe(503);
+    expect(s.logs.map((l) => l.message)).toContain(
+      'http: refused tools/list: busy trace=0af7651916cd43dd8448eb211c80319c',
+    );
     expect((await slow).status).toBe(200);
-    expect((await post(s.url, modernBody(3, 'tools/list'), modernHeaders('tools/list'))).status).toBe(200);
+    expect((await post(s.url, modernBody(4, 'tools/list'), modernHeaders('tools/list'))).status).toBe(200);
   });
 
   it('a gate the daemon closed refuses with 503 and -32051', async () => {
@@ -258,7 +273,10 @@ describe('admission', () => {
     await admission.close(0);
     const refused = await post(s.url, legacyBody(9, 'tools/list'), { 'mcp-protocol-version': '2025-11-25' });
     expect(refused.status).toBe(503);
-    expect(JSON.parse(refused.text)).toMatchObject({ id: 9, error: { code: -32051 } });
+    expect(JSON.parse(refused.text)).toMatchObject({
+      id: 9,
+      error: { code: -32051, data: { executed: false } },
+    });
   });
 
   it('listen streams do not hold an in-flight slot, and close() ends them with their graceful result', async () => {
@@ -446,7 +464,11 @@ describe('graceful close', () => {
       expect(Date.now() - t0).toBeLessThan(3000);
       const res = await call;
       const [message] = messages(res).filter((m) => m.id === 7);
-      expect(message).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32051 } });
+      expect(message).toMatchObject({
+        jsonrpc: '2.0',
+        id: 7,
+        error: { code: -32051, data: { executed: 'unknown' } },
+      });
       expect(JSON.stringify(message?.error)).toMatch(/shutting down/);
       await until(() => probe.aborted.has(tag));
     },
