@@ -114,6 +114,24 @@ describe('routes', () => {
   });
 });
 
+describe('binding', () => {
+  it.each([
+    ['::1', /^http:\/\/\[::1\]:\d+\/mcp$/],
+    ['[::1]', /^http:\/\/\[::1\]:\d+\/mcp$/],
+    ['localhost', /^http:\/\/localhost:\d+\/mcp$/],
+  ])('serves on %s', async (host, url) => {
+    const s = await launch({ host });
+    expect(s.url).toMatch(url);
+    expect((await post(s.url, modernBody(1, 'tools/list'), modernHeaders('tools/list'))).status).toBe(200);
+  });
+
+  it('a port in use is a clear error', async () => {
+    const s = await launch();
+    const port = Number(new URL(s.url).port);
+    await expect(launch({ port })).rejects.toThrow(/Cannot serve HTTP on 127\.0\.0\.1:\d+: EADDRINUSE/);
+  });
+});
+
 describe('DNS-rebinding guard', () => {
   it('refuses a foreign Host with 403', async () => {
     const s = await launch();
