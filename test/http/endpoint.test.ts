@@ -255,12 +255,16 @@ describe('standard headers (2026-07-28)', () => {
 
 describe('admission', () => {
   it('beyond the in-flight limit a request gets 503 with Retry-After and -32050', async () => {
-    const s = await launch({ admission: new AdmissionGate(1) });
+    const admission = new AdmissionGate(1);
+    const s = await launch({ admission });
+    const controller = new AbortController();
     const slow = post(
       s.url,
-      modernBody(1, 'tools/call', { name: 'wait', arguments: { tag: 'a', ms: 300 } }),
+      modernBody(1, 'tools/call', { name: 'wait', arguments: { tag: 'a', ms: 30_000 } }),
       modernHeaders('tools/call', 'wait'),
+      { signal: controller.signal },
     );
+    slow.catch(() => {});
     await until(() => probe.started.has('a'));
     const refused = await post(s.url, modernBody(2, 'tools/list'), modernHeaders('tools/list'));
     expect(refused.status).toBe(503);
@@ -281,7 +285,9 @@ describe('admission', () => {
     expect(s.logs.map((l) => l.message)).toContain(
       'http: refused tools/list: busy trace=0af7651916cd43dd8448eb211c80319c',
     );
-    expect((await slow).status).toBe(200);
+    // The client gives up: its work is aborted and its slot freed.
+    controller.abort();
+    await until(() => probe.aborted.has('a') && admission.inFlight === 0);
     expect((await post(s.url, modernBody(4, 'tools/list'), modernHeaders('tools/list'))).status).toBe(200);
   });
 
