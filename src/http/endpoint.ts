@@ -27,6 +27,7 @@ import {
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   isJsonContentType,
   type McpRequestContext,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { JsonRpcCode, MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
@@ -81,6 +82,12 @@ export interface HttpEndpointOptions {
   readonly lean?: boolean;
   /** SSE keep-alive comment interval (default 15 000 ms, the SDK's); 0 disables. */
   readonly keepAliveMs?: number;
+  /**
+   * Where list-changed and resource-updated events come from for
+   * `subscriptions/listen` streams (publish `{ kind: 'tools_list_changed' }`,
+   * `{ kind: 'resource_updated', uri }`, …). Default: a private in-memory bus.
+   */
+  readonly bus?: ServerEventBus;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
 }
@@ -137,6 +144,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     responseMode: 'auto',
     keepAliveMs,
     maxRequestBodySize: MAX_BODY,
+    ...(options.bus !== undefined ? { bus: options.bus } : {}),
     onerror: (error) => log('info', `http: ${error.message}`),
   });
   const sdkNode = toNodeHandler(sdk, {

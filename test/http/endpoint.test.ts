@@ -4,6 +4,7 @@
  * the moor headers, SSE keep-alive, listen streams and graceful close.
  */
 import http from 'node:http';
+import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MoorError } from '../../src/errors.js';
 import { AdmissionGate } from '../../src/host/admission.js';
@@ -340,6 +341,32 @@ describe('admission', () => {
     expect(final).toMatchObject({
       result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' } },
     });
+  });
+});
+
+describe('list-changed events', () => {
+  it('an event published on the bus reaches the listen streams that asked for it', async () => {
+    const bus = new InMemoryServerEventBus();
+    const s = await launch({ bus });
+    const listen = await fetch(s.url, {
+      method: 'POST',
+      headers: { ...JSON_CT, ...modernHeaders('subscriptions/listen') },
+      body: JSON.stringify(
+        modernBody('l-2', 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+      ),
+    });
+    const reader = listen.body?.getReader();
+    const decoder = new TextDecoder();
+    let seen = decoder.decode((await reader?.read())?.value);
+    expect(seen).toContain('notifications/subscriptions/acknowledged');
+    bus.publish({ kind: 'tools_list_changed' });
+    while (!seen.includes('notifications/tools/list_changed')) {
+      const chunk = await reader?.read();
+      if (!chunk || chunk.done) break;
+      seen += decoder.decode(chunk.value);
+    }
+    expect(seen).toContain('"method":"notifications/tools/list_changed"');
+    await reader?.cancel();
   });
 });
 
