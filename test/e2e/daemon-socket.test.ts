@@ -178,6 +178,31 @@ describe('start, status, stop', () => {
   });
 });
 
+describe('rooms', () => {
+  it('two connections on one repository share a room, unloaded after the keep-alive once both leave', async () => {
+    const state = makeState();
+    await startDaemon(state, ['--room-keepalive-ms', '300']);
+    const a = new SocketClient(paths(state).socket);
+    const b = new SocketClient(paths(state).socket);
+    await a.hello(E2E_WORKSPACE);
+    await b.hello(E2E_WORKSPACE);
+    await a.response(a.send('tools/list'));
+    expect((await control(state, 'status'))?.status?.workspaces).toEqual([
+      { root: E2E_WORKSPACE, connections: 2 },
+    ]);
+    a.close();
+    b.close();
+    await waitFor('the room to be kept alive', async () => {
+      const ws = (await control(state, 'status'))?.status?.workspaces;
+      return ws?.[0]?.connections === 0 ? ws : undefined;
+    });
+    await waitFor('the room to unload', async () => {
+      const ws = (await control(state, 'status'))?.status?.workspaces;
+      return ws?.length === 0 ? true : undefined;
+    });
+  });
+});
+
 describe('admission and shutdown', () => {
   it('refuses requests beyond the in-flight limit with -32050', async () => {
     const state = makeState(TEST_PACK);
