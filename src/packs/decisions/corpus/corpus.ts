@@ -6,21 +6,19 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { BodyCache } from './body-cache.js';
-import { type Derived, derive } from './derive.js';
+import { DerivedState } from './derive.js';
 import { CorpusError } from './errors.js';
-import { Fingerprint } from './fingerprint.js';
-import { GlobIndex } from './glob-index.js';
 import { Governance, type GoverningAnswer } from './governs.js';
 import type { SuccessorChain } from './graph.js';
 import type { Decision, Problem, SupersessionEdge } from './model.js';
-import { parseDecision } from './parse.js';
 import { isInside, realpathOrNull, toPosix } from './paths.js';
-import { readRecord, statStamp } from './read.js';
+import { RecordStore, type RefreshStats } from './records.js';
 import type { ResolveResult } from './resolve.js';
-import { inspect, type ScanContext, type ScanEntry, walk } from './scan.js';
-import { DecisionSearch, type SearchOptions, type SearchResult } from './search.js';
+import { inspect, type ScanContext, walk } from './scan.js';
+import type { SearchOptions, SearchResult } from './search.js';
 import { CorpusWatcher } from './watch.js';
+
+export type { RefreshStats } from './records.js';
 
 export interface LoadOptions {
   readonly workspaceRoot: string;
@@ -30,33 +28,19 @@ export interface LoadOptions {
   readonly watch?: boolean | undefined;
 }
 
-export interface RefreshStats {
-  readonly added: number;
-  readonly changed: number;
-  readonly removed: number;
-}
-
-interface FileRecord {
-  readonly stamp: string;
-  readonly decision: Decision | null;
-  readonly problems: readonly Problem[];
-}
+/** A burst of editor events (write, rename, chmod) within this window becomes one refresh. */
+const DEBOUNCE_MS = 3;
 
 export class Corpus {
   readonly workspaceRoot: string;
   readonly corpusDir: string;
   private readonly ctx: ScanContext;
-  private readonly records = new Map<string, FileRecord>();
-  private readonly index = new DecisionSearch();
-  private readonly globs = new GlobIndex();
-  private readonly print = new Fingerprint();
-  private derived!: Derived;
-  private governance!: Governance;
+  private readonly store: RecordStore;
+  private readonly derived: DerivedState;
+  private governance: Governance;
   private watcher: CorpusWatcher | null = null;
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
-  private stats = { added: 0, changed: 0, removed: 0 };
-  private readonly bodies = new BodyCache((readPath) => this.markDirty(readPath));
 
   constructor(options: LoadOptions) {
     const root = realpathOrNull(options.workspaceRoot);
@@ -77,8 +61,10 @@ export class Corpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
-    const { dirs } = this.rescan(dir);
-    this.rebuild();
+    this.store = new RecordStore(root, (readPath) => this.markDirty(readPath));
+    this.derived = new DerivedState(root, dir);
+    const { dirs } = this.rescan();
+    this.governance = this.settle().governance;
     if (options.watch === true) {
       this.watcher = new CorpusWatcher((p) => this.markDirty(p));
       for (const d of dirs) this.watcher.add(d);
@@ -98,8 +84,9 @@ export class Corpus {
     return this.derived.graph.edges;
   }
 
+  /** Changes whenever any record changes; equal for equal files across restarts. */
   get fingerprint(): string {
-    return this.print.toString();
+    return this.store.fingerprint;
   }
 
   resolve(ref: string): ResolveResult {
@@ -107,7 +94,7 @@ export class Corpus {
   }
 
   search(query: string, options?: SearchOptions): SearchResult {
-    return this.index.search(query, options);
+    return this.store.search.search(query, options);
   }
 
   /** Governing decisions per workspace-relative path (see Governance). At most a few hundred paths per call. */
@@ -123,11 +110,9 @@ export class Corpus {
   /** Re-read the whole folder, parsing only files whose stamp changed. */
   refresh(): RefreshStats {
     this.dirty.clear();
-    this.stats = { added: 0, changed: 0, removed: 0 };
-    const { dirs } = this.rescan(this.corpusDir);
+    const { dirs } = this.rescan();
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
-    this.rebuild();
-    return this.stats;
+    return this.settle().stats;
   }
 
   /** Apply pending watcher events now. Cheap when nothing changed. */
@@ -144,143 +129,73 @@ export class Corpus {
 
   private markDirty(abs: string): void {
     this.dirty.add(abs);
-    // A short delay folds an editor's burst of events (write, rename, chmod) into one refresh.
     this.timer ??= setTimeout(() => {
       this.timer = null;
       this.ensureFresh();
-    }, 3);
+    }, DEBOUNCE_MS);
   }
 
   private flush(): void {
     const paths = [...this.dirty];
     this.dirty.clear();
-    this.stats = { added: 0, changed: 0, removed: 0 };
     try {
-      if (!existsSync(this.corpusDir)) {
-        for (const key of [...this.records.keys()]) this.drop(key);
-      } else {
-        for (const abs of paths) this.refreshPath(abs);
-      }
+      if (!existsSync(this.corpusDir)) this.store.dropUnder('');
+      else for (const abs of paths) this.refreshPath(abs);
     } catch {
       // Something raced us (a folder replaced mid-walk): fall back to a full, careful re-read.
-      this.rescan(this.corpusDir);
+      this.rescan();
     }
-    this.rebuild();
+    this.settle();
   }
 
+  /** Re-read one path a watcher reported: a file, a new folder, or something that went away. */
   private refreshPath(abs: string): void {
     if (!isInside(this.corpusDir, abs)) return;
     const key = toPosix(path.relative(this.corpusDir, abs));
     const found = abs === this.corpusDir ? { kind: 'dir' as const, abs } : inspect(this.ctx, abs);
     if (found === null || found.kind !== 'dir') {
-      if (key !== '') this.dropUnder(key);
+      // Whatever was a folder here is not one any more.
+      if (key !== '') this.store.dropUnder(key);
       if (found === null) {
         this.watcher?.remove(abs);
-        this.drop(key);
-      } else this.apply(found);
+        this.store.drop(key);
+      } else {
+        this.store.apply(found);
+      }
       return;
     }
     const { entries, dirs } = walk(this.ctx, found.abs);
     const seen = new Set(entries.map((e) => e.corpusPath));
-    for (const e of entries) this.apply(e);
-    for (const k of [...this.records.keys()])
-      if ((key === '' || k.startsWith(`${key}/`)) && !seen.has(k)) this.drop(k);
+    for (const e of entries) this.store.apply(e);
+    const prefix = key === '' ? '' : `${key}/`;
+    for (const k of this.store.keys()) if (k.startsWith(prefix) && !seen.has(k)) this.store.drop(k);
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
   }
 
-  private rescan(dir: string): { dirs: string[] } {
-    const { entries, dirs } = walk(this.ctx, dir);
-    if (this.records.size === 0) this.index.reserve(entries.length);
+  private rescan(): { dirs: string[] } {
+    const { entries, dirs } = walk(this.ctx, this.corpusDir);
+    if (this.store.size === 0) this.store.search.reserve(entries.length);
     const seen = new Set<string>();
     for (const e of entries) {
       seen.add(e.corpusPath);
-      this.apply(e);
+      this.store.apply(e);
     }
-    for (const key of [...this.records.keys()]) if (!seen.has(key)) this.drop(key);
+    for (const key of this.store.keys()) if (!seen.has(key)) this.store.drop(key);
     return { dirs };
   }
 
-  private dropUnder(key: string): void {
-    const prefix = `${key}/`;
-    for (const k of [...this.records.keys()]) if (k.startsWith(prefix)) this.drop(k);
-  }
-
-  private apply(e: ScanEntry): void {
-    const old = this.records.get(e.corpusPath);
-    const rel = toPosix(path.relative(this.workspaceRoot, e.abs));
-    let record: FileRecord;
-    let contentStart = 0;
-    let body = '';
-    if (e.kind === 'skipped') {
-      const stamp = `skipped:${e.reason}`;
-      if (old?.stamp === stamp) return;
-      record = { stamp, decision: null, problems: [{ path: rel, kind: 'skipped', message: e.reason }] };
-    } else {
-      // Known files are stat'ed first so an unchanged file costs one syscall, not a read.
-      if (old !== undefined && statStamp(e.readPath) === old.stamp) return;
-      const read = readRecord(e.readPath);
-      if (read.kind === 'gone') {
-        this.drop(e.corpusPath);
-        return;
-      }
-      if (old?.stamp === read.stamp) return;
-      if (read.kind === 'skipped') {
-        record = {
-          stamp: read.stamp,
-          decision: null,
-          problems: [{ path: rel, kind: 'skipped', message: read.reason }],
-        };
-      } else {
-        const { readPath } = e;
-        const { stamp } = read;
-        const loadBody = (): string => this.bodies.get(readPath, stamp);
-        const parsed = parseDecision({ text: read.text, path: rel, corpusPath: e.corpusPath, loadBody });
-        contentStart = parsed.contentStart;
-        body = parsed.body;
-        record = { stamp, decision: parsed.decision, problems: parsed.problems };
-        if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), body);
-      }
+  /** Fold the batch of record changes into the derived state. */
+  private settle(): { stats: RefreshStats; governance: Governance } {
+    const batch = this.store.takeBatch();
+    const changed = batch.added.length + batch.removed.length > 0;
+    if (changed || this.derived.decisions.length === 0) {
+      this.derived.update(batch.removed, batch.added, this.store.problems());
+      this.governance = new Governance(this.store.globs, this.derived.graph);
+    } else if (batch.stats.added + batch.stats.changed + batch.stats.removed > 0) {
+      // Only skipped or unparseable files changed: the problem list still has to follow.
+      this.derived.update([], [], this.store.problems());
     }
-    if (old !== undefined) {
-      this.unindex(e.corpusPath, old);
-      this.stats.changed++;
-    } else {
-      this.stats.added++;
-    }
-    this.records.set(e.corpusPath, record);
-    this.print.toggle(e.corpusPath, record.stamp, true);
-    if (record.decision !== null) {
-      this.index.upsert(record.decision, body, contentStart);
-      this.globs.add(record.decision);
-    }
-  }
-
-  private drop(key: string): void {
-    const old = this.records.get(key);
-    if (old === undefined) return;
-    this.unindex(key, old);
-    this.records.delete(key);
-    this.stats.removed++;
-  }
-
-  private unindex(key: string, old: FileRecord): void {
-    this.print.toggle(key, old.stamp, false);
-    if (old.decision !== null) {
-      this.index.remove(old.decision.path);
-      this.globs.remove(old.decision);
-    }
-  }
-
-  private rebuild(): void {
-    const decisions: Decision[] = [];
-    const problems: Problem[] = [];
-    for (const r of this.records.values()) {
-      if (r.decision !== null) decisions.push(r.decision);
-      for (const p of r.problems) problems.push(p);
-    }
-    this.derived = derive(decisions, problems, this.workspaceRoot, this.corpusDir);
-    this.governance = new Governance(this.globs, this.derived.graph);
-    this.index.commit();
+    return { stats: batch.stats, governance: this.governance };
   }
 }
 

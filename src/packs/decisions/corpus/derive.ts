@@ -1,19 +1,14 @@
 /**
- * State derived from the whole set of records, rebuilt after every batch of
- * changes: the sorted decision list, corpus-level problems (duplicate
- * numbers), reference resolution and the supersession graph.
+ * State derived from the whole set of records: the sorted decision list,
+ * corpus-level problems (duplicate numbers), reference resolution and the
+ * supersession graph. Updated per batch of changed records: the list and the
+ * reference index change one decision at a time, and reference resolutions
+ * are cached until a change touches what decisions can be called.
  */
 import path from 'node:path';
 import { SupersessionGraph } from './graph.js';
 import type { Decision, Problem } from './model.js';
-import { RefIndex } from './resolve.js';
-
-export interface Derived {
-  readonly decisions: readonly Decision[];
-  readonly problems: readonly Problem[];
-  readonly refs: RefIndex;
-  readonly graph: SupersessionGraph;
-}
+import { RefIndex, type ResolveResult } from './resolve.js';
 
 export function compareDecisions(a: Decision, b: Decision): number {
   const na = a.number ?? Number.POSITIVE_INFINITY;
@@ -51,20 +46,109 @@ function duplicateNumbers(decisions: readonly Decision[]): Problem[] {
   return out;
 }
 
-/**
- * `corpusPrefix`: the corpus folder relative to the workspace root, so
- * references may be written relative to either.
- */
-export function derive(
-  decisions: Decision[],
-  fileProblems: readonly Problem[],
-  root: string,
-  corpusDir: string,
-): Derived {
-  decisions.sort(compareDecisions);
-  const prefix = path.relative(root, corpusDir).split(path.sep).join('/');
-  const refs = new RefIndex(decisions, prefix);
-  const graph = new SupersessionGraph(decisions, refs);
-  const problems = [...fileProblems, ...duplicateNumbers(decisions)].sort(compareProblems);
-  return { decisions, problems, refs, graph };
+/** What a decision can be called by; while no change alters these, cached resolutions stay valid. */
+function identityKey(d: Decision): string {
+  return `${d.path}\u0000${d.id}\u0000${d.slug}\u0000${d.number}\u0000${d.title}`;
+}
+
+/** Index of `d` in the sorted list, or -1. */
+function find(sorted: readonly Decision[], d: Decision): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareDecisions(sorted[mid] as Decision, d) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < sorted.length && compareDecisions(sorted[i] as Decision, d) === 0; i++)
+    if (sorted[i] === d) return i;
+  return -1;
+}
+
+function insertionPoint(sorted: readonly Decision[], d: Decision): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareDecisions(sorted[mid] as Decision, d) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const SMALL_BATCH = 64;
+
+export class DerivedState {
+  private sorted: Decision[] = [];
+  readonly refs: RefIndex;
+  private readonly resolutions = new Map<string, ResolveResult>();
+  private readonly byPath = new Map<string, Decision>();
+  /** Decisions that declare supersession relations: the only ones the graph has to read. */
+  private readonly declaring = new Set<Decision>();
+  graph: SupersessionGraph;
+  problems: readonly Problem[] = [];
+
+  constructor(root: string, corpusDir: string) {
+    const prefix = path.relative(root, corpusDir).split(path.sep).join('/');
+    this.refs = new RefIndex(() => this.sorted, prefix);
+    this.graph = new SupersessionGraph(
+      [],
+      () => ({ kind: 'not-found', suggestions: [] }),
+      () => undefined,
+    );
+  }
+
+  get decisions(): readonly Decision[] {
+    return this.sorted;
+  }
+
+  /** Apply a batch: `removed` are the previous versions of changed or deleted records, `added` the new ones. */
+  update(removed: readonly Decision[], added: readonly Decision[], fileProblems: readonly Problem[]): void {
+    const before = new Set(removed.map(identityKey));
+    const after = new Set(added.map(identityKey));
+    let identityChanged = before.size !== after.size;
+    for (const k of after) if (!before.has(k)) identityChanged = true;
+    if (removed.length + added.length > SMALL_BATCH) {
+      const gone = new Set(removed);
+      this.sorted = this.sorted.filter((d) => !gone.has(d));
+      for (const d of added) this.sorted.push(d);
+      this.sorted.sort(compareDecisions);
+    } else {
+      // A new array, so lists handed out earlier never change under their holders.
+      const next = this.sorted.slice();
+      for (const d of removed) {
+        const i = find(next, d);
+        if (i >= 0) next.splice(i, 1);
+      }
+      for (const d of added) next.splice(insertionPoint(next, d), 0, d);
+      this.sorted = next;
+    }
+    for (const d of removed) {
+      this.refs.remove(d);
+      if (this.byPath.get(d.path) === d) this.byPath.delete(d.path);
+      this.declaring.delete(d);
+    }
+    for (const d of added) {
+      this.refs.add(d);
+      this.byPath.set(d.path, d);
+      if (d.links.supersedes.length > 0 || d.links.supersededBy.length > 0) this.declaring.add(d);
+    }
+    if (identityChanged) this.resolutions.clear();
+    this.graph = new SupersessionGraph(
+      this.declaring,
+      (ref, from) => this.resolveFrom(ref, from),
+      (p) => this.byPath.get(p),
+    );
+    this.problems = [...fileProblems, ...duplicateNumbers(this.sorted)].sort(compareProblems);
+  }
+
+  private resolveFrom(ref: string, fromCorpusPath: string): ResolveResult {
+    const key = `${fromCorpusPath}\u0000${ref}`;
+    let r = this.resolutions.get(key);
+    if (r === undefined) {
+      r = this.refs.resolve(ref, fromCorpusPath);
+      this.resolutions.set(key, r);
+    }
+    return r;
+  }
 }

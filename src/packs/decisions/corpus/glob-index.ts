@@ -40,12 +40,23 @@ function classify(pattern: string): { base: string; test: Test } {
     const base = p.slice(0, -3);
     return { base, test: under(base) };
   }
-  let test = compiled.get(p);
-  if (test === undefined) {
-    test = picomatch(p, { dot: true });
-    compiled.set(p, test);
-  }
-  return { base: picomatch.scan(p).base, test };
+  return { base: picomatch.scan(p).base, test: lazyMatcher(p) };
+}
+
+/**
+ * Compiling thousands of picomatch matchers at load costs more than the
+ * rest of governance; most are never asked. Compile on first use, once per
+ * distinct pattern.
+ */
+function lazyMatcher(pattern: string): Test {
+  return (file) => {
+    let test = compiled.get(pattern);
+    if (test === undefined) {
+      test = picomatch(pattern, { dot: true });
+      compiled.set(pattern, test);
+    }
+    return test(file);
+  };
 }
 
 /** '', 'a', 'a/b', 'a/b/c.ts' for 'a/b/c.ts': every key a governing glob can be filed under. */

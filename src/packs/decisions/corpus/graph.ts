@@ -5,7 +5,10 @@
  * cycle are marked so governance never loops.
  */
 import type { Decision, EdgeState, SupersessionEdge } from './model.js';
-import type { RefIndex, ResolveResult } from './resolve.js';
+import type { ResolveResult } from './resolve.js';
+
+/** Resolves a reference as written in the record at `fromCorpusPath`. */
+export type Resolver = (ref: string, fromCorpusPath: string) => ResolveResult;
 
 export interface SuccessorChain {
   /** The decision at the end of the chain (no further resolved successor). */
@@ -29,9 +32,17 @@ export class SupersessionGraph {
   private readonly successors = new Map<string, Decision[]>();
   private readonly predecessors = new Map<string, Decision[]>();
 
-  constructor(decisions: readonly Decision[], refs: RefIndex) {
+  /**
+   * `declaring`: the decisions that write any supersession relation (the rest
+   * cannot add edges); `current` maps a path to the decision now at that path,
+   * since cached resolutions may hold an earlier version of the same record.
+   */
+  constructor(
+    declaring: Iterable<Decision>,
+    resolve: Resolver,
+    current: (path: string) => Decision | undefined,
+  ) {
     const drafts = new Map<string, EdgeDraft>();
-    const byPath = new Map<string, Decision>(decisions.map((d) => [d.path, d]));
     const add = (draft: EdgeDraft, declarer: string): void => {
       const key = `${draft.fromPath ?? `ref:${draft.from}`}\u0000${draft.toPath ?? `ref:${draft.to}`}`;
       const existing = drafts.get(key);
@@ -39,7 +50,7 @@ export class SupersessionGraph {
       else if (!existing.declaredBy.includes(declarer)) existing.declaredBy.push(declarer);
     };
     const declare = (d: Decision, ref: string, successorSide: boolean): void => {
-      const r: ResolveResult = refs.resolve(ref, d.corpusPath);
+      const r = resolve(ref, d.corpusPath);
       const self = { id: d.id, path: d.path };
       const other =
         r.kind === 'found'
@@ -57,18 +68,20 @@ export class SupersessionGraph {
       if (r.kind === 'ambiguous') draft.candidates = r.candidates.map((c) => c.path);
       add(draft, d.path);
     };
-    for (const d of decisions) {
+    for (const d of declaring) {
       for (const ref of d.links.supersedes) declare(d, ref, false);
       for (const ref of d.links.supersededBy) declare(d, ref, true);
     }
     const list = [...drafts.values()];
+    for (const e of list) e.declaredBy.sort();
     markCycles(list);
-    list.sort(compareEdges);
-    this.edges = list;
-    for (const e of list) {
+    const keyed = list.map((e) => ({ e, key: `${e.fromPath ?? e.from}\u0000${e.toPath ?? e.to}` }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.edges = keyed.map((k) => k.e);
+    for (const e of this.edges) {
       if (e.state !== 'resolved' || e.fromPath === null || e.toPath === null) continue;
-      const from = byPath.get(e.fromPath);
-      const to = byPath.get(e.toPath);
+      const from = current(e.fromPath);
+      const to = current(e.toPath);
       if (from === undefined || to === undefined) continue;
       appendTo(this.successors, to.path, from);
       appendTo(this.predecessors, from.path, to);
@@ -110,12 +123,6 @@ function appendTo(map: Map<string, Decision[]>, key: string, d: Decision): void 
   const list = map.get(key);
   if (list === undefined) map.set(key, [d]);
   else if (!list.includes(d)) list.push(d);
-}
-
-function compareEdges(a: EdgeDraft, b: EdgeDraft): number {
-  const ka = `${a.fromPath ?? a.from}\u0000${a.toPath ?? a.to}`;
-  const kb = `${b.fromPath ?? b.from}\u0000${b.toPath ?? b.to}`;
-  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /** Tarjan's SCC over resolved edges (iterative: chains in real corpora can be long). */

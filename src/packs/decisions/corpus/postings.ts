@@ -117,20 +117,6 @@ export class PostingBlock {
     return this.tfs.length;
   }
 
-  /** How many postings of the block and log pass `keep`, per term. */
-  static countLive(
-    block: PostingBlock,
-    log: DocLog,
-    termCount: number,
-    keep: (doc: number) => boolean,
-  ): Int32Array<ArrayBuffer> {
-    const df = new Int32Array(termCount);
-    forEachPosting(block, log, (t, doc) => {
-      if (keep(doc)) df[t] = (df[t] as number) + 1;
-    });
-    return df;
-  }
-
   /**
    * A new block holding the block's postings followed by the log's, doc ids
    * mapped through `remap` (-1 drops the posting). `remap` must be monotonic

@@ -15,38 +15,72 @@ export type ResolveResult =
 
 const MAX_SUGGESTIONS = 5;
 
-function push<K>(map: Map<K, Decision[]>, key: K, d: Decision): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [d]);
-  else if (!list.includes(d)) list.push(d);
+type Bucket = Decision | Decision[];
+
+/** Most keys name one decision; only collisions pay for an array. */
+function push<K>(map: Map<K, Bucket>, key: K, d: Decision): void {
+  const cur = map.get(key);
+  if (cur === undefined) map.set(key, d);
+  else if (Array.isArray(cur)) {
+    if (!cur.includes(d)) cur.push(d);
+  } else if (cur !== d) map.set(key, [cur, d]);
 }
 
-function outcome(found: readonly Decision[] | undefined): ResolveResult | null {
-  if (found === undefined || found.length === 0) return null;
-  if (found.length === 1) return { kind: 'found', decision: found[0] as Decision };
-  return { kind: 'ambiguous', candidates: found };
+function pull<K>(map: Map<K, Bucket>, key: K, d: Decision): void {
+  const cur = map.get(key);
+  if (cur === d) map.delete(key);
+  else if (Array.isArray(cur)) {
+    const rest = cur.filter((x) => x !== d);
+    map.set(key, rest.length === 1 ? (rest[0] as Decision) : rest);
+  }
 }
 
+function byPath(a: Decision, b: Decision): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function outcome(found: Bucket | undefined): ResolveResult | null {
+  if (found === undefined) return null;
+  if (!Array.isArray(found)) return { kind: 'found', decision: found };
+  return { kind: 'ambiguous', candidates: [...found].sort(byPath) };
+}
+
+/** Everything a decision can be found by; the same keys are used to add and to remove it. */
+function keysOf(d: Decision, corpusPrefix: string): { keys: string[]; paths: string[] } {
+  const stem = stripMarkdownExt(d.corpusPath);
+  const fileStem = stem.slice(stem.lastIndexOf('/') + 1);
+  const keys = [refKey(d.id), refKey(d.slug), refKey(fileStem), refKey(d.title)];
+  return { keys, paths: corpusPrefix === '' ? [stem] : [stem, `${corpusPrefix}/${stem}`] };
+}
+
+/** Kept up to date one decision at a time, so a refresh does not rebuild it. */
 export class RefIndex {
-  private readonly byNumber = new Map<number, Decision[]>();
-  private readonly byKey = new Map<string, Decision[]>();
-  private readonly byPath = new Map<string, Decision[]>();
+  private readonly byNumber = new Map<number, Bucket>();
+  private readonly byKey = new Map<string, Bucket>();
+  /** Workspace- and corpus-relative paths without the Markdown extension. */
+  private readonly byPath = new Map<string, Bucket>();
 
-  /** `corpusPrefix`: the corpus folder relative to the workspace root, POSIX, '' when they coincide. */
+  /**
+   * `all` lists the current decisions (for suggestions); `corpusPrefix` is the
+   * corpus folder relative to the workspace root, POSIX, '' when they coincide.
+   */
   constructor(
-    private readonly decisions: readonly Decision[],
+    private readonly all: () => readonly Decision[],
     private readonly corpusPrefix: string,
-  ) {
-    for (const d of decisions) {
-      if (d.number !== null) push(this.byNumber, d.number, d);
-      for (const key of [d.id, d.slug, stripMarkdownExt(path.posix.basename(d.path)), d.title]) {
-        push(this.byKey, refKey(key), d);
-      }
-      for (const p of [d.path, d.corpusPath]) {
-        push(this.byPath, p, d);
-        push(this.byPath, stripMarkdownExt(p), d);
-      }
-    }
+  ) {}
+
+  add(d: Decision): void {
+    if (d.number !== null) push(this.byNumber, d.number, d);
+    const { keys, paths } = keysOf(d, this.corpusPrefix);
+    for (const k of keys) push(this.byKey, k, d);
+    for (const p of paths) push(this.byPath, p, d);
+  }
+
+  remove(d: Decision): void {
+    if (d.number !== null) pull(this.byNumber, d.number, d);
+    const { keys, paths } = keysOf(d, this.corpusPrefix);
+    for (const k of keys) pull(this.byKey, k, d);
+    for (const p of paths) pull(this.byPath, p, d);
   }
 
   /**
@@ -88,7 +122,7 @@ export class RefIndex {
     tries.push(path.posix.normalize(clean));
     if (this.corpusPrefix !== '') tries.push(path.posix.normalize(path.posix.join(this.corpusPrefix, clean)));
     for (const t of tries) {
-      const hit = outcome(this.byPath.get(t)) ?? outcome(this.byPath.get(stripMarkdownExt(t)));
+      const hit = outcome(this.byPath.get(stripMarkdownExt(t)));
       if (hit !== null) return hit;
     }
     return null;
@@ -102,12 +136,12 @@ export class RefIndex {
     const number = parseRef(text).number;
     const scored: Array<{ d: Decision; score: number }> = [];
     if (number !== null) {
-      for (const d of this.decisions)
+      for (const d of this.all())
         if (d.number !== null) scored.push({ d, score: Math.abs(d.number - number) });
     } else {
       const key = refKey(text);
       const max = Math.max(2, Math.floor(key.length / 3));
-      for (const d of this.decisions) {
+      for (const d of this.all()) {
         let best = max + 1;
         for (const candidate of [refKey(d.slug), refKey(d.title), refKey(d.id)]) {
           if (key.length >= 3 && candidate.includes(key)) best = Math.min(best, 0.5);

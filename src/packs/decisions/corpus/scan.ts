@@ -116,8 +116,21 @@ export function walk(ctx: ScanContext, start: string): WalkResult {
       continue;
     }
     dirs.push(dir);
+    const prefix = dir === ctx.corpusDir ? '' : `${corpusPathOf(ctx, dir)}/`;
     for (const dirent of list) {
-      const found = inspect(ctx, path.join(dir, dirent.name), dirent);
+      const name = dirent.name;
+      const abs = dir + path.sep + name;
+      // The common case, a plain decision file, without the general checks' path arithmetic.
+      if (
+        dirent.isFile() &&
+        name.charCodeAt(0) !== 0x2e &&
+        isMarkdownFile(name) &&
+        !isNonDecisionFile(name)
+      ) {
+        entries.push({ kind: 'file', abs, corpusPath: prefix + name, readPath: abs });
+        continue;
+      }
+      const found = inspect(ctx, abs, dirent);
       if (found === null) continue;
       if (found.kind === 'dir') stack.push(found.abs);
       else entries.push(found);

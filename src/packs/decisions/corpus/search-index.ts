@@ -34,8 +34,14 @@ export class SearchIndex {
   private readonly log = new DocLog();
   private delta: PostingBlock | null = null;
   private df = new Int32Array(1024);
-  /** True when documents that are in the block were removed: df must be recounted. */
-  private dfStale = false;
+  /**
+   * Removals make document frequencies stale without saying which terms they
+   * touched (the removed text is gone). Each removal starts a new epoch; a
+   * term's frequency is recounted from its postings the first time it is
+   * read in a new epoch, so a refresh never pays for a full pass.
+   */
+  private dfEpoch = new Int32Array(1024);
+  private epoch = 0;
   private docLen = new Float32Array(1024);
   private alive = new Uint8Array(1024);
   private touched = new Int32Array(1024);
@@ -60,7 +66,12 @@ export class SearchIndex {
   }
 
   docFrequency(term: number): number {
-    return term < this.df.length ? (this.df[term] as number) : 0;
+    if (term >= this.df.length) return 0;
+    if (this.dfEpoch[term] !== this.epoch) {
+      this.df[term] = this.countLive(term);
+      this.dfEpoch[term] = this.epoch;
+    }
+    return this.df[term] as number;
   }
 
   /** Reserve room for about this many postings before a bulk load. */
@@ -99,13 +110,12 @@ export class SearchIndex {
     this.live--;
     this.dead++;
     this.totalLen -= this.docLen[slot] as number;
-    this.dfStale = true;
+    this.epoch++;
   }
 
   /**
-   * Fold the log into the main block when it is large relative to it, compact
-   * tombstones when they are a fifth of all slots, and recount document
-   * frequencies after removals (one pass over the postings).
+   * Fold the log into the main block when it is large relative to it, and
+   * compact tombstones away when they are a fifth of all slots.
    */
   commit(): void {
     const compact = this.dead > 64 && this.dead * 5 > this.slots;
@@ -130,16 +140,27 @@ export class SearchIndex {
       this.log.clear();
     }
     this.delta = null;
-    if (this.dfStale) {
-      const alive = this.alive;
-      this.df = PostingBlock.countLive(
-        this.block,
-        this.log,
-        Math.max(this.dict.size, 1024),
-        (d) => alive[d] === 1,
-      );
-      this.dfStale = false;
+  }
+
+  /** Live documents containing `term`, counted from the block and the log. */
+  private countLive(term: number): number {
+    let n = 0;
+    for (const block of [this.block, this.deltaBlock()]) {
+      if (term + 1 >= block.starts.length) continue;
+      let at = block.byteStarts[term] as number;
+      let d = -1;
+      for (let p = block.starts[term] as number, end = block.starts[term + 1] as number; p < end; p++) {
+        let b = block.bytes[at++] as number;
+        let delta = b & 0x7f;
+        for (let shift = 7; b & 0x80; shift += 7) {
+          b = block.bytes[at++] as number;
+          delta |= (b & 0x7f) << shift;
+        }
+        d += delta;
+        if (this.alive[d] === 1) n++;
+      }
     }
+    return n;
   }
 
   /**
@@ -225,8 +246,13 @@ export class SearchIndex {
 
   private ensureTerms(size: number): void {
     if (size <= this.df.length) return;
-    const df = new Int32Array(Math.max(size, this.df.length * 2));
+    const n = Math.max(size, this.df.length * 2);
+    const df = new Int32Array(n);
     df.set(this.df);
     this.df = df;
+    // New terms start in the current epoch: their counts are exact.
+    const epochs = new Int32Array(n).fill(this.epoch);
+    epochs.set(this.dfEpoch);
+    this.dfEpoch = epochs;
   }
 }
