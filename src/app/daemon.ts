@@ -17,7 +17,7 @@ import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
 import { erasePack, type Pack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
-import { type HttpEndpoint, startHttpEndpoint } from '../http/endpoint.js';
+import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import { createTestingPack } from '../packs/testing/pack.js';
@@ -199,6 +199,8 @@ export async function runDaemon(
   const daemon = await startDaemon(config);
   if (options.http) {
     try {
+      // Loaded only when asked for: a socket-only daemon (what proxies start) starts faster without it.
+      const { startHttpEndpoint } = await import('../http/endpoint.js');
       http = await startHttpEndpoint({
         host: options.http.host,
         port: options.http.port,

@@ -9,7 +9,9 @@
  * ever left unanswered. Node built-ins and src/protocol only.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import type net from 'node:net';
+import path from 'node:path';
 import type { Incarnation, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { connectDaemon, type DaemonLink, spawnDaemon } from './daemon-link.js';
@@ -104,6 +106,28 @@ function hasModernClaim(params: Record<string, unknown> | undefined): boolean {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** Resolves when the socket file appears in `dir` (inotify where available), or after `ms`. */
+function socketOrTimeout(dir: string, socketName: string, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let watcher: fs.FSWatcher | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      watcher?.close();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    try {
+      watcher = fs.watch(dir, { persistent: false }, (_event, name) => {
+        if (name === socketName) done();
+      });
+      watcher.on('error', () => {});
+    } catch {
+      // no watching here: the timeout alone paces the polls
+    }
+  });
+}
 
 export class Relay {
   readonly #o: RelayOptions;
@@ -461,13 +485,19 @@ export class Relay {
         }
         this.#spawn();
         spawnedAt = Date.now();
-        await sleep(BACKOFF_START_MS);
+        await this.#waitForSocket(BACKOFF_START_MS);
         continue;
       }
-      // A daemon we started is on its way: look often. Otherwise back off.
-      await sleep(spawnedAt !== undefined ? BACKOFF_START_MS : delay);
+      // A daemon we started is on its way: look as soon as its socket appears. Otherwise back off.
+      if (spawnedAt !== undefined) await this.#waitForSocket(BACKOFF_START_MS);
+      else await sleep(delay);
       delay = Math.min(delay * 2, BACKOFF_MAX_MS);
     }
+  }
+
+  #waitForSocket(ms: number): Promise<void> {
+    const { socket } = this.#o.paths;
+    return socketOrTimeout(path.dirname(socket), path.basename(socket), ms);
   }
 
   async #onConnected(link: DaemonLink): Promise<void> {
