@@ -62,7 +62,7 @@ describe('Relay restart budget', () => {
     input.write('{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n');
     while (!lines.some((l) => l.id === 2) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 5));
-    expect(Date.now() - started).toBeLessThan(200);
+    expect(Date.now() - started).toBeLessThan(1000);
     expect(lines.find((l) => l.id === 2)?.error?.message).toMatch(
       /could not be started \(5 attempts in 30 s\)/,
     );
