@@ -126,6 +126,26 @@ describe('graceful restart', () => {
   });
 });
 
+describe('graceful restart and listen streams', () => {
+  it('a listen stream ended by a stopping daemon is re-opened on the next one, invisibly to the client', async () => {
+    const state = makeState();
+    await startDaemon(state, ['--detached']);
+    const client = new ProxyClient(state);
+    const listen = client.send('subscriptions/listen', { notifications: { toolsListChanged: true } }, true, 'l-1');
+    await client.until('ack', () => client.notifications('notifications/subscriptions/acknowledged')[0]);
+    const before = incarnationPid(state);
+    const restarted = await runCli(state, ['daemon', 'restart']);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    await waitFor('the proxy to be back', async () => {
+      const status = await control(state, 'status');
+      return status && status.incarnation.pid !== before && status.status?.connectedClients === 1 ? true : undefined;
+    });
+    expect((await client.request('tools/list', {}, true)).result?.tools).toBeDefined();
+    expect(client.responses(listen)).toHaveLength(0);
+    expect(client.notifications('notifications/subscriptions/acknowledged')).toHaveLength(1);
+  });
+});
+
 describe('starting', () => {
   it('ten `moor stdio` started at once start exactly one daemon', async () => {
     const state = makeState();
