@@ -241,7 +241,13 @@ export async function benchHttp() {
     for (let rep = 0; rep < RUNS; rep++) {
       const thisRep = new Map();
       byRep.push(thisRep);
-      const order = [...CELLS.slice(rep % CELLS.length), ...CELLS.slice(0, rep % CELLS.length)];
+      // Each era's cells run back to back (compared cells stay seconds apart on a noisy machine),
+      // in an order rotated per repetition so slow drift favours no server.
+      const order = ['modern', 'legacy'].flatMap((era) => {
+        const cells = CELLS.filter((cell) => cell.era === era);
+        const k = rep % cells.length;
+        return [...cells.slice(k), ...cells.slice(0, k)];
+      });
       for (const cell of order) {
         const server = running.get(cell.server);
         const spec = workload(cell.era, cell.tool, cell.args);
