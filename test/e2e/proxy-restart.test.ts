@@ -131,14 +131,21 @@ describe('graceful restart and listen streams', () => {
     const state = makeState();
     await startDaemon(state, ['--detached']);
     const client = new ProxyClient(state);
-    const listen = client.send('subscriptions/listen', { notifications: { toolsListChanged: true } }, true, 'l-1');
+    const listen = client.send(
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true } },
+      true,
+      'l-1',
+    );
     await client.until('ack', () => client.notifications('notifications/subscriptions/acknowledged')[0]);
     const before = incarnationPid(state);
     const restarted = await runCli(state, ['daemon', 'restart']);
     expect(restarted.code, restarted.stderr).toBe(0);
     await waitFor('the proxy to be back', async () => {
       const status = await control(state, 'status');
-      return status && status.incarnation.pid !== before && status.status?.connectedClients === 1 ? true : undefined;
+      return status && status.incarnation.pid !== before && status.status?.connectedClients === 1
+        ? true
+        : undefined;
     });
     expect((await client.request('tools/list', {}, true)).result?.tools).toBeDefined();
     expect(client.responses(listen)).toHaveLength(0);
