@@ -11,10 +11,11 @@ import { CorpusError } from './errors.js';
 import { Governance, type GoverningAnswer } from './governs.js';
 import type { SuccessorChain } from './graph.js';
 import type { Decision, Problem, SupersessionEdge } from './model.js';
+import { PARALLEL_THRESHOLD, WORKER_SHARE, WorkerShare } from './parallel.js';
 import { isInside, realpathOrNull, toPosix } from './paths.js';
 import { RecordStore, type RefreshStats } from './records.js';
 import type { ResolveResult } from './resolve.js';
-import { inspect, type ScanContext, walk } from './scan.js';
+import { inspect, type ScanContext, type ScanEntry, walk } from './scan.js';
 import type { SearchOptions, SearchResult } from './search.js';
 import { CorpusWatcher } from './watch.js';
 
@@ -26,6 +27,11 @@ export interface LoadOptions {
   readonly corpusDir: string;
   /** Watch folders and re-read changed files as they change (long-lived processes). */
   readonly watch?: boolean | undefined;
+  /**
+   * Prepare part of a cold load on a worker thread: true always (when the
+   * compiled worker exists), false never; by default only for large corpora.
+   */
+  readonly parallel?: boolean | undefined;
 }
 
 /** A burst of editor events (write, rename, chmod) within this window becomes one refresh. */
@@ -41,6 +47,7 @@ export class Corpus {
   private watcher: CorpusWatcher | null = null;
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private readonly parallel: boolean | undefined;
 
   constructor(options: LoadOptions) {
     const root = realpathOrNull(options.workspaceRoot);
@@ -61,8 +68,9 @@ export class Corpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
-    this.store = new RecordStore(root, (readPath) => this.markDirty(readPath));
+    this.store = new RecordStore(root, dir, (readPath) => this.markDirty(readPath));
     this.derived = new DerivedState(root, dir);
+    this.parallel = options.parallel;
     const { dirs } = this.rescan();
     this.governance = this.settle().governance;
     if (options.watch === true) {
@@ -174,7 +182,10 @@ export class Corpus {
 
   private rescan(): { dirs: string[] } {
     const { entries, dirs } = walk(this.ctx, this.corpusDir);
-    if (this.store.size === 0) this.store.search.reserve(entries.length);
+    if (this.store.size === 0) {
+      this.loadAll(entries);
+      return { dirs };
+    }
     const seen = new Set<string>();
     for (const e of entries) {
       seen.add(e.corpusPath);
@@ -184,13 +195,41 @@ export class Corpus {
     return { dirs };
   }
 
+  /** First load: large corpora are prepared on two threads (see parallel.ts). */
+  private loadAll(entries: readonly ScanEntry[]): void {
+    this.store.search.reserve(entries.length);
+    const files: Array<ScanEntry & { kind: 'file' }> = [];
+    for (const e of entries) {
+      if (e.kind === 'file') files.push(e);
+      else this.store.apply(e);
+    }
+    const split = this.parallel ?? files.length >= PARALLEL_THRESHOLD;
+    const cut = split ? Math.floor(files.length * (1 - WORKER_SHARE)) : files.length;
+    const theirs = files.slice(cut);
+    const share =
+      theirs.length > 0
+        ? WorkerShare.start(
+            theirs.map((e) => ({
+              corpusPath: e.corpusPath,
+              readPath: e.readPath,
+              rel: this.store.relOf(e.corpusPath),
+            })),
+          )
+        : null;
+    for (const e of share === null ? files : files.slice(0, cut)) this.store.apply(e);
+    if (share === null) return;
+    const batch = share.wait();
+    if (batch !== null) this.store.applyPrepared(theirs, batch);
+    else for (const e of theirs) this.store.apply(e);
+  }
+
   /** Fold the batch of record changes into the derived state. */
   private settle(): { stats: RefreshStats; governance: Governance } {
     const batch = this.store.takeBatch();
     const changed = batch.added.length + batch.removed.length > 0;
     if (changed || this.derived.decisions.length === 0) {
       this.derived.update(batch.removed, batch.added, this.store.problems());
-      this.governance = new Governance(this.store.globs, this.derived.graph);
+      this.governance = new Governance(this.store.globs, this.derived.graph, this.derived.decisions);
     } else if (batch.stats.added + batch.stats.changed + batch.stats.removed > 0) {
       // Only skipped or unparseable files changed: the problem list still has to follow.
       this.derived.update([], [], this.store.problems());

@@ -9,10 +9,11 @@ import type { Decision } from './model.js';
 
 type Test = (file: string) => boolean;
 
-interface Entry {
-  readonly decision: Decision;
+/** One distinct pattern and the ordinals of every decision that uses it: each pattern is tested once per file. */
+interface PatternGroup {
   readonly pattern: string;
   readonly test: Test;
+  ords: number[];
 }
 
 export interface DirectMatch {
@@ -20,6 +21,9 @@ export interface DirectMatch {
   /** The positive patterns that matched, as written. */
   readonly globs: string[];
 }
+
+/** Called once per (decision ordinal, matching pattern). */
+export type MatchSink = (ord: number, pattern: string) => void;
 
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 const compiled = new Map<string, Test>();
@@ -59,25 +63,44 @@ function lazyMatcher(pattern: string): Test {
   };
 }
 
-/** '', 'a', 'a/b', 'a/b/c.ts' for 'a/b/c.ts': every key a governing glob can be filed under. */
-function keysOf(file: string): string[] {
-  const keys = [''];
-  for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) keys.push(file.slice(0, i));
-  keys.push(file);
-  return keys;
-}
-
+/**
+ * Decisions are numbered with small integer ordinals (reused after removal)
+ * so per-file work can use arrays instead of maps.
+ */
 export class GlobIndex {
-  private readonly byBase = new Map<string, Entry[]>();
-  private readonly negations = new Map<string, Test[]>();
-  private readonly basesOf = new Map<string, string[]>();
+  /** Per static base: its pattern groups, as a list to iterate and a map to update. */
+  private readonly byBase = new Map<string, { list: PatternGroup[]; byPattern: Map<string, PatternGroup> }>();
+  private readonly ordOf = new Map<string, number>();
+  private readonly decisionAt: (Decision | undefined)[] = [];
+  private readonly negsAt: (Test[] | undefined)[] = [];
+  private readonly free: number[] = [];
 
   constructor(decisions: Iterable<Decision> = []) {
     for (const d of decisions) this.add(d);
   }
 
+  /** One more than the largest ordinal in use. */
+  get capacity(): number {
+    return this.decisionAt.length;
+  }
+
+  decision(ord: number): Decision {
+    return this.decisionAt[ord] as Decision;
+  }
+
+  ordinalOf(d: Decision): number | undefined {
+    return this.ordOf.get(d.path);
+  }
+
+  hasExclusions(ord: number): boolean {
+    return this.negsAt[ord] !== undefined;
+  }
+
   add(d: Decision): void {
-    const bases: string[] = [];
+    if (this.ordOf.has(d.path)) this.remove(d);
+    const ord = this.free.pop() ?? this.decisionAt.length;
+    this.ordOf.set(d.path, ord);
+    this.decisionAt[ord] = d;
     const negs: Test[] = [];
     for (const raw of d.governs) {
       if (raw.startsWith('!')) {
@@ -85,48 +108,81 @@ export class GlobIndex {
         continue;
       }
       const { base, test } = classify(raw);
-      const list = this.byBase.get(base);
-      const entry: Entry = { decision: d, pattern: raw, test };
-      if (list === undefined) this.byBase.set(base, [entry]);
-      else list.push(entry);
-      if (!bases.includes(base)) bases.push(base);
+      let groups = this.byBase.get(base);
+      if (groups === undefined) {
+        groups = { list: [], byPattern: new Map() };
+        this.byBase.set(base, groups);
+      }
+      const group = groups.byPattern.get(raw);
+      if (group === undefined) {
+        const created = { pattern: raw, test, ords: [ord] };
+        groups.byPattern.set(raw, created);
+        groups.list.push(created);
+      } else if (!group.ords.includes(ord)) group.ords.push(ord);
     }
-    if (negs.length > 0) this.negations.set(d.path, negs);
-    if (bases.length > 0) this.basesOf.set(d.path, bases);
+    this.negsAt[ord] = negs.length > 0 ? negs : undefined;
   }
 
   remove(d: Decision): void {
-    for (const base of this.basesOf.get(d.path) ?? []) {
-      const list = this.byBase.get(base);
-      if (list === undefined) continue;
-      const kept = list.filter((e) => e.decision.path !== d.path);
-      if (kept.length === 0) this.byBase.delete(base);
-      else this.byBase.set(base, kept);
+    const ord = this.ordOf.get(d.path);
+    if (ord === undefined) return;
+    const current = this.decisionAt[ord] as Decision;
+    for (const raw of current.governs) {
+      if (raw.startsWith('!')) continue;
+      const { base } = classify(raw);
+      const groups = this.byBase.get(base);
+      const group = groups?.byPattern.get(raw);
+      if (groups === undefined || group === undefined) continue;
+      group.ords = group.ords.filter((o) => o !== ord);
+      if (group.ords.length === 0) {
+        groups.byPattern.delete(raw);
+        groups.list = groups.list.filter((g) => g !== group);
+      }
+      if (groups.list.length === 0) this.byBase.delete(base);
     }
-    this.basesOf.delete(d.path);
-    this.negations.delete(d.path);
+    this.ordOf.delete(d.path);
+    this.decisionAt[ord] = undefined;
+    this.negsAt[ord] = undefined;
+    this.free.push(ord);
   }
 
   /** True when one of the decision's `!` globs matches `file`. */
-  excludes(d: Decision, file: string): boolean {
-    return this.negations.get(d.path)?.some((t) => t(file)) ?? false;
+  excludes(ord: number, file: string): boolean {
+    const negs = this.negsAt[ord];
+    if (negs === undefined) return false;
+    for (const t of negs) if (t(file)) return true;
+    return false;
+  }
+
+  /** Every (decision, pattern) whose positive glob matches `file`, unless the decision excludes it. */
+  forEachMatch(file: string, sink: MatchSink): void {
+    // Globs are filed under their static base: the root, an ancestor folder of the file, or the file itself.
+    const root = this.byBase.get('');
+    if (root !== undefined) this.visit(root.list, file, sink);
+    for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) {
+      const groups = this.byBase.get(file.slice(0, i));
+      if (groups !== undefined) this.visit(groups.list, file, sink);
+    }
+    const own = this.byBase.get(file);
+    if (own !== undefined) this.visit(own.list, file, sink);
+  }
+
+  private visit(list: readonly PatternGroup[], file: string, sink: MatchSink): void {
+    for (const group of list) {
+      if (!group.test(file)) continue;
+      for (const ord of group.ords)
+        if (this.negsAt[ord] === undefined || !this.excludes(ord, file)) sink(ord, group.pattern);
+    }
   }
 
   /** Decisions whose positive globs match `file` and none of whose negations do. */
   match(file: string): DirectMatch[] {
-    const found = new Map<Decision, string[]>();
-    for (const key of keysOf(file)) {
-      const entries = this.byBase.get(key);
-      if (entries === undefined) continue;
-      for (const e of entries) {
-        if (!e.test(file)) continue;
-        const globs = found.get(e.decision);
-        if (globs === undefined) found.set(e.decision, [e.pattern]);
-        else if (!globs.includes(e.pattern)) globs.push(e.pattern);
-      }
-    }
-    const out: DirectMatch[] = [];
-    for (const [decision, globs] of found) if (!this.excludes(decision, file)) out.push({ decision, globs });
-    return out;
+    const found = new Map<number, string[]>();
+    this.forEachMatch(file, (ord, pattern) => {
+      const globs = found.get(ord);
+      if (globs === undefined) found.set(ord, [pattern]);
+      else if (!globs.includes(pattern)) globs.push(pattern);
+    });
+    return [...found].map(([ord, globs]) => ({ decision: this.decision(ord), globs }));
   }
 }

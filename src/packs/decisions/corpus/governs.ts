@@ -2,7 +2,9 @@
  * Which decisions govern a file. Globs pick the decisions that talk about the
  * file; supersession then hands governance on: a replaced decision's paths are
  * governed by its successor (to the end of the chain), and the answer names
- * the decisions that were replaced on the way.
+ * the decisions that were replaced on the way. Where a decision's governance
+ * ends up does not depend on the file, so it is worked out once per decision
+ * (a "plan") and reused for every file it matches.
  */
 import type { GlobIndex } from './glob-index.js';
 import type { SupersessionGraph } from './graph.js';
@@ -26,100 +28,118 @@ export interface GoverningAnswer {
   readonly history: GoverningEntry[];
 }
 
+const GOVERNING = 0;
+const PROPOSED = 1;
+const HISTORY = 2;
+type List = typeof GOVERNING | typeof PROPOSED | typeof HISTORY;
+
+/** Where a match on one decision lands. */
+interface Placement {
+  readonly ord: number;
+  readonly list: List;
+  /** Ids replaced on the way here (empty for the matched decision itself). */
+  readonly via: readonly string[];
+  /** Successors on the way that have `!` globs: if one excludes the file, this placement does not apply. */
+  readonly guards: readonly number[];
+}
+
 const IN_FORCE: ReadonlySet<DecisionStatus> = new Set(['accepted', 'amended']);
 /** A successor with one of these statuses took effect, so its predecessor is replaced. */
 const TOOK_EFFECT: ReadonlySet<DecisionStatus> = new Set(['accepted', 'amended', 'superseded']);
 
-function compareDecisions(a: GoverningEntry, b: GoverningEntry): number {
-  const na = a.decision.number ?? Number.MAX_SAFE_INTEGER;
-  const nb = b.decision.number ?? Number.MAX_SAFE_INTEGER;
-  if (na !== nb) return na - nb;
-  return a.decision.path < b.decision.path ? -1 : a.decision.path > b.decision.path ? 1 : 0;
-}
-
-class Collector {
-  private readonly lists = {
-    governing: new Map<Decision, GoverningEntry>(),
-    proposed: new Map<Decision, GoverningEntry>(),
-    history: new Map<Decision, GoverningEntry>(),
-  };
-
-  add(
-    list: keyof Collector['lists'],
-    decision: Decision,
-    globs: readonly string[],
-    replaced: readonly string[],
-  ): void {
-    const map = this.lists[list];
-    const entry = map.get(decision);
-    if (entry === undefined) {
-      map.set(decision, { decision, globs: [...globs], replaced: [...replaced] });
-      return;
-    }
-    for (const g of globs) if (!entry.globs.includes(g)) entry.globs.push(g);
-    for (const r of replaced) if (!entry.replaced.includes(r)) entry.replaced.push(r);
-  }
-
-  answer(file: string): GoverningAnswer {
-    const sorted = (m: Map<Decision, GoverningEntry>): GoverningEntry[] =>
-      [...m.values()].sort(compareDecisions);
-    const governing = sorted(this.lists.governing);
-    const history = sorted(this.lists.history).filter((h) => !this.lists.governing.has(h.decision));
-    return { file, governing, proposed: sorted(this.lists.proposed), history };
-  }
+function addAll(into: string[], from: readonly string[]): void {
+  for (const x of from) if (!into.includes(x)) into.push(x);
 }
 
 export class Governance {
+  private readonly plans: (Placement[] | undefined)[] = [];
+  /** Per ordinal: the file number it was last seen for, and its entry for that file. */
+  private seen = new Int32Array(0);
+  private entries: (GoverningEntry | undefined)[] = [];
+  private lists: List[] = [];
+  private fileNo = 0;
+
+  /** Position of each ordinal in the sorted decision list, so answers sort by integers. */
+  private rank: Int32Array | null = null;
+
+  /** `sorted`: every decision in answer order (number, then path). */
   constructor(
     private readonly globs: GlobIndex,
     private readonly graph: SupersessionGraph,
+    private readonly sorted: readonly Decision[],
   ) {}
 
   /** One answer per input path, in input order. Paths must already be workspace-relative and safe. */
   governing(files: readonly string[]): GoverningAnswer[] {
-    return files.map((file) => this.forFile(file));
-  }
-
-  private forFile(file: string): GoverningAnswer {
-    const out = new Collector();
-    for (const { decision, globs } of this.globs.match(file))
-      this.place(out, file, decision, globs, [], new Set());
-    return out.answer(file);
-  }
-
-  /** Successors that took effect; a decision with any is replaced even if its own status was never updated. */
-  private effectiveSuccessors(d: Decision): readonly Decision[] {
-    return this.graph.successorsOf(d).filter((s) => TOOK_EFFECT.has(s.status));
-  }
-
-  private place(
-    out: Collector,
-    file: string,
-    d: Decision,
-    globs: string[],
-    via: string[],
-    seen: Set<Decision>,
-  ): void {
-    if (seen.has(d)) return;
-    seen.add(d);
-    // A successor inherits its predecessor's paths, except those it explicitly excludes.
-    if (via.length > 0 && this.globs.excludes(d, file)) return;
-    const effective = this.effectiveSuccessors(d);
-    if (d.status === 'superseded' || effective.length > 0) {
-      out.add('history', d, globs, via);
-      const next = [...via, d.id];
-      const successors = effective.length > 0 ? effective : this.graph.successorsOf(d);
-      for (const s of successors) this.place(out, file, s, globs, next, seen);
-      return;
+    if (this.seen.length < this.globs.capacity) this.seen = new Int32Array(this.globs.capacity * 2);
+    if (this.rank === null) {
+      const rank = new Int32Array(this.globs.capacity);
+      this.sorted.forEach((d, i) => {
+        const ord = this.globs.ordinalOf(d);
+        if (ord !== undefined) rank[ord] = i;
+      });
+      this.rank = rank;
     }
-    if (IN_FORCE.has(d.status)) {
-      out.add('governing', d, globs, via);
-      // Proposals to replace a decision in force are worth knowing before changing its files.
-      for (const s of this.graph.successorsOf(d))
-        if (s.status === 'proposed') out.add('proposed', s, globs, [...via, d.id]);
-      return;
-    }
-    if (d.status === 'proposed') out.add('proposed', d, globs, via);
-    else out.add('history', d, globs, via);
+    return files.map((file) => this.forFile(file, this.rank as Int32Array));
+  }
+
+  private forFile(file: string, rank: Int32Array): GoverningAnswer {
+    const fileNo = ++this.fileNo;
+    const touched: number[] = [];
+    this.globs.forEachMatch(file, (origin, pattern) => {
+      for (const p of this.plan(origin)) {
+        if (p.guards.length > 0 && p.guards.some((g) => this.globs.excludes(g, file))) continue;
+        let entry = this.seen[p.ord] === fileNo ? this.entries[p.ord] : undefined;
+        if (entry === undefined) {
+          entry = { decision: this.globs.decision(p.ord), globs: [], replaced: [] };
+          this.seen[p.ord] = fileNo;
+          this.entries[p.ord] = entry;
+          this.lists[p.ord] = p.list;
+          touched.push(p.ord);
+        }
+        if (!entry.globs.includes(pattern)) entry.globs.push(pattern);
+        addAll(entry.replaced, p.via);
+      }
+    });
+    touched.sort((a, b) => (rank[a] as number) - (rank[b] as number));
+    const out: [GoverningEntry[], GoverningEntry[], GoverningEntry[]] = [[], [], []];
+    for (const ord of touched) out[this.lists[ord] as List].push(this.entries[ord] as GoverningEntry);
+    return { file, governing: out[GOVERNING], proposed: out[PROPOSED], history: out[HISTORY] };
+  }
+
+  /** Where matches on the decision with ordinal `origin` land; worked out once. */
+  private plan(origin: number): Placement[] {
+    const cached = this.plans[origin];
+    if (cached !== undefined) return cached;
+    const out: Placement[] = [];
+    const seen = new Set<Decision>();
+    const ordOf = (d: Decision): number => this.globs.ordinalOf(d) ?? -1;
+    const guard = (guards: readonly number[], ord: number): readonly number[] =>
+      this.globs.hasExclusions(ord) ? [...guards, ord] : guards;
+    const walk = (d: Decision, via: readonly string[], guards: readonly number[]): void => {
+      const ord = ordOf(d);
+      if (ord < 0 || seen.has(d)) return;
+      seen.add(d);
+      const successors = this.graph.successorsOf(d);
+      const effective = successors.filter((s) => TOOK_EFFECT.has(s.status));
+      if (d.status === 'superseded' || effective.length > 0) {
+        out.push({ ord, list: HISTORY, via, guards });
+        const next = [...via, d.id];
+        for (const s of effective.length > 0 ? effective : successors) walk(s, next, guard(guards, ordOf(s)));
+      } else if (IN_FORCE.has(d.status)) {
+        out.push({ ord, list: GOVERNING, via, guards });
+        // Proposals to replace a decision in force are worth knowing before changing its files.
+        for (const s of successors) {
+          const so = ordOf(s);
+          if (s.status === 'proposed' && so >= 0)
+            out.push({ ord: so, list: PROPOSED, via: [...via, d.id], guards: guard(guards, so) });
+        }
+      } else {
+        out.push({ ord, list: d.status === 'proposed' ? PROPOSED : HISTORY, via, guards });
+      }
+    };
+    walk(this.globs.decision(origin), [], []);
+    this.plans[origin] = out;
+    return out;
   }
 }

@@ -56,6 +56,15 @@ function unparseable(path: string, reason: string): ParseResult {
   };
 }
 
+/**
+ * Give a decision's plain fields a `body` that is read when asked for. An own
+ * enumerable getter, so spreading or serializing the decision still yields
+ * the body.
+ */
+export function withLazyBody(fields: Omit<Decision, 'body'>, load: () => string): Decision {
+  return Object.defineProperty(fields as Decision, 'body', { get: load, enumerable: true });
+}
+
 export function parseDecision(input: ParseInput): ParseResult {
   const text = normalizeText(input.text);
   if (text.trim() === '') return unparseable(input.path, 'file is empty');
@@ -105,8 +114,6 @@ export function parseDecision(input: ParseInput): ParseResult {
   };
   const load = input.loadBody;
   const decision: Decision =
-    load === undefined
-      ? { ...fields, body: f.body }
-      : Object.defineProperty({ ...fields } as Decision, 'body', { get: load, enumerable: true });
+    load === undefined ? { ...fields, body: f.body } : withLazyBody({ ...fields }, load);
   return { decision, problems, body: f.body, contentStart: f.contentStart };
 }

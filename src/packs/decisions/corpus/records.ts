@@ -8,8 +8,9 @@ import { BodyCache } from './body-cache.js';
 import { Fingerprint } from './fingerprint.js';
 import { GlobIndex } from './glob-index.js';
 import type { Decision, Problem } from './model.js';
-import { parseDecision } from './parse.js';
+import { parseDecision, withLazyBody } from './parse.js';
 import { toPosix } from './paths.js';
+import type { PreparedBatch } from './prepare.js';
 import { readRecord, statStamp } from './read.js';
 import type { ScanEntry } from './scan.js';
 import { DecisionSearch } from './search.js';
@@ -45,11 +46,13 @@ export class RecordStore {
   private added: Decision[] = [];
   private stats = { added: 0, changed: 0, removed: 0 };
 
-  constructor(
-    private readonly root: string,
-    onStale: (readPath: string) => void,
-  ) {
+  /** The corpus folder relative to the workspace root, with a trailing slash ('' when they coincide). */
+  private readonly relPrefix: string;
+
+  constructor(root: string, corpusDir: string, onStale: (readPath: string) => void) {
     this.bodies = new BodyCache(onStale);
+    const rel = toPosix(path.relative(root, corpusDir));
+    this.relPrefix = rel === '' ? '' : `${rel}/`;
   }
 
   get size(): number {
@@ -71,10 +74,10 @@ export class RecordStore {
   /** Bring the record for one scanned entry up to date; unchanged files cost one stat. */
   apply(e: ScanEntry): void {
     const old = this.records.get(e.corpusPath);
-    const rel = toPosix(path.relative(this.root, e.abs));
+    const rel = this.relPrefix + e.corpusPath;
     if (e.kind === 'skipped') {
       const stamp = `skipped:${e.reason}`;
-      if (old?.stamp !== stamp) this.set(e.corpusPath, skippedRecord(stamp, rel, e.reason), '', 0);
+      if (old?.stamp !== stamp) this.set(e.corpusPath, skippedRecord(stamp, rel, e.reason), null);
       return;
     }
     if (old !== undefined && statStamp(e.readPath) === old.stamp) return;
@@ -85,7 +88,7 @@ export class RecordStore {
     }
     if (old?.stamp === read.stamp) return;
     if (read.kind === 'skipped') {
-      this.set(e.corpusPath, skippedRecord(read.stamp, rel, read.reason), '', 0);
+      this.set(e.corpusPath, skippedRecord(read.stamp, rel, read.reason), null);
       return;
     }
     const { readPath } = e;
@@ -98,12 +101,37 @@ export class RecordStore {
     });
     // A file that just changed is likely to be asked for next.
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
-    this.set(
-      e.corpusPath,
-      { stamp, decision: parsed.decision, problems: parsed.problems },
-      parsed.body,
-      parsed.contentStart,
-    );
+    const record = { stamp, decision: parsed.decision, problems: parsed.problems };
+    this.set(e.corpusPath, record, (d) => this.search.upsert(d, parsed.body, parsed.contentStart));
+  }
+
+  /** Workspace-relative path of a corpus path. */
+  relOf(corpusPath: string): string {
+    return this.relPrefix + corpusPath;
+  }
+
+  /**
+   * Take in files a load worker prepared (see prepare.ts), `entries[i]`
+   * being the file behind `batch.files[i]`.
+   */
+  applyPrepared(entries: readonly { corpusPath: string; readPath: string }[], batch: PreparedBatch): void {
+    const termMap = this.search.mapTerms(batch.log.dictTerms);
+    batch.files.forEach((f, i) => {
+      const e = entries[i];
+      if (e === undefined) return;
+      const rel = this.relPrefix + e.corpusPath;
+      if (f.outcome === 'gone') this.drop(e.corpusPath);
+      else if (f.outcome === 'skipped') this.set(e.corpusPath, skippedRecord(f.stamp, rel, f.reason), null);
+      else {
+        const { readPath } = e;
+        const { stamp, doc } = f;
+        const decision =
+          f.decision === null ? null : withLazyBody(f.decision, () => this.bodies.get(readPath, stamp));
+        this.set(e.corpusPath, { stamp, decision, problems: f.problems }, (d) =>
+          this.search.upsertPrepared(d, batch.log, doc, termMap),
+        );
+      }
+    });
   }
 
   drop(key: string): void {
@@ -130,7 +158,8 @@ export class RecordStore {
     return batch;
   }
 
-  private set(key: string, record: FileRecord, body: string, contentStart: number): void {
+  /** Store a record; `index` puts its decision into the search index. */
+  private set(key: string, record: FileRecord, index: ((d: Decision) => void) | null): void {
     const old = this.records.get(key);
     if (old !== undefined) {
       this.unindex(key, old);
@@ -143,7 +172,7 @@ export class RecordStore {
     if (record.problems.length > 0) this.withProblems.set(key, record.problems);
     const d = record.decision;
     if (d !== null) {
-      this.search.upsert(d, body, contentStart);
+      index?.(d);
       this.globs.add(d);
       this.added.push(d);
     }

@@ -21,6 +21,16 @@ export interface DocText {
   readonly from: number;
 }
 
+/** A worker's postings, document by document, in its own term ids. */
+export interface ExportedLog {
+  readonly dictTerms: readonly string[];
+  readonly terms: Int32Array<ArrayBuffer>;
+  readonly tfs: Uint8Array<ArrayBuffer>;
+  /** Where each document's postings end in `terms` / `tfs`. */
+  readonly ends: Int32Array<ArrayBuffer>;
+  readonly docLens: Float32Array<ArrayBuffer>;
+}
+
 /** Per query term, the dictionary terms that count for it and how much. */
 export interface Expansion {
   readonly id: number;
@@ -101,6 +111,47 @@ export class SearchIndex {
     this.totalLen += len;
     this.delta = null;
     return slot;
+  }
+
+  /**
+   * Index a document tokenized elsewhere (a load worker): its distinct terms
+   * `terms[from, to)` (ids in the worker's dictionary, mapped through
+   * `termMap`), their weighted frequencies, and its weighted length.
+   */
+  addPrepared(
+    terms: Int32Array,
+    tfs: Uint8Array,
+    from: number,
+    to: number,
+    termMap: Int32Array,
+    len: number,
+  ): number {
+    const slot = this.slots++;
+    this.ensureSlot(slot);
+    this.ensureTerms(this.dict.size);
+    for (let k = from; k < to; k++) {
+      const t = termMap[terms[k] as number] as number;
+      this.log.push(t, tfs[k] as number);
+      this.df[t] = (this.df[t] as number) + 1;
+    }
+    this.log.endDoc(slot);
+    this.docLen[slot] = len;
+    this.alive[slot] = 1;
+    this.live++;
+    this.totalLen += len;
+    this.delta = null;
+    return slot;
+  }
+
+  /** Everything `add` produced so far, for shipping to another thread; the index is unusable afterwards. */
+  exportLog(): ExportedLog {
+    return {
+      dictTerms: this.dict.terms,
+      terms: this.log.terms.slice(0, this.log.length),
+      tfs: this.log.tfs.slice(0, this.log.length),
+      ends: this.log.ends.slice(0, this.log.docs),
+      docLens: this.docLen.slice(0, this.slots),
+    };
   }
 
   /** Tombstone a slot. Document frequencies are recounted at the next commit. */

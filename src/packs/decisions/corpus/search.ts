@@ -5,7 +5,7 @@
  * snippets.
  */
 import type { Decision, DecisionStatus } from './model.js';
-import { type Expansion, SearchIndex } from './search-index.js';
+import { type Expansion, type ExportedLog, SearchIndex } from './search-index.js';
 import { makeSnippet } from './snippet.js';
 import { TermDict } from './term-dict.js';
 import { TermExpander } from './term-expand.js';
@@ -36,6 +36,7 @@ const MAX_QUERY_WORDS = 32;
 const DEFAULT_LIMIT = 10;
 
 export class DecisionSearch {
+  private readonly dict = new TermDict();
   private readonly index: SearchIndex;
   private readonly expander: TermExpander;
   private docs: (Decision | null)[] = [];
@@ -46,9 +47,8 @@ export class DecisionSearch {
   private touched = new Int32Array(0);
 
   constructor() {
-    const dict = new TermDict();
-    this.index = new SearchIndex(dict);
-    this.expander = new TermExpander(dict);
+    this.index = new SearchIndex(this.dict);
+    this.expander = new TermExpander(this.dict);
     this.index.onRemap = (remap) => this.remap(remap);
   }
 
@@ -62,6 +62,34 @@ export class DecisionSearch {
     const slot = this.index.add({ title: d.title, body, from });
     this.docs[slot] = d;
     this.slotOf.set(d.path, slot);
+  }
+
+  /** Index a decision tokenized by a load worker (see SearchIndex.addPrepared). */
+  upsertPrepared(d: Decision, log: ExportedLog, doc: number, termMap: Int32Array): void {
+    this.remove(d.path);
+    const from = doc === 0 ? 0 : (log.ends[doc - 1] as number);
+    const slot = this.index.addPrepared(
+      log.terms,
+      log.tfs,
+      from,
+      log.ends[doc] as number,
+      termMap,
+      log.docLens[doc] as number,
+    );
+    this.docs[slot] = d;
+    this.slotOf.set(d.path, slot);
+  }
+
+  /** Map a worker's term ids to this index's dictionary. */
+  mapTerms(terms: readonly string[]): Int32Array {
+    const map = new Int32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) map[i] = this.dict.intern(terms[i] as string);
+    return map;
+  }
+
+  /** This index's raw tokenizing side, for a load worker. */
+  exportLog(): ExportedLog {
+    return this.index.exportLog();
   }
 
   remove(path: string): void {

@@ -7,6 +7,8 @@
  * 2^64 per pair of terms.
  */
 
+import { detach } from './text.js';
+
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
 
@@ -64,7 +66,8 @@ export class TermDict {
   /** Add a term whose hashes the caller computed; it must not be present yet. */
   insert(a: number, b: number, term: string): number {
     const id = this.terms.length;
-    this.terms.push(term);
+    // Terms are cut from whole files; a flat copy lets the file text be collected.
+    this.terms.push(detach(term));
     if (id >= this.h1.length) {
       this.h1 = growInt(this.h1);
       this.h2 = growInt(this.h2);

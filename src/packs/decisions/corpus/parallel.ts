@@ -1,0 +1,69 @@
+/**
+ * Splitting a cold load across two threads. Reading, parsing and tokenizing
+ * 10,000 records is most of a cold load and does not fit the time budget on
+ * one core; a worker prepares part of the files while the loader does the
+ * rest, and the loader waits for it synchronously (loading stays a plain
+ * synchronous call). Anything going wrong just means the loader does that
+ * share itself.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { PreparedBatch, PrepareEntry } from './prepare.js';
+
+/** Below this many files one thread is fast enough, and a worker's start-up would not pay off. */
+export const PARALLEL_THRESHOLD = 1500;
+/** The worker starts about 100 ms late (its own runtime and modules), so it takes a little less. */
+export const WORKER_SHARE = 0.45;
+const WAIT_LIMIT_MS = 60_000;
+
+const WORKER_URL = new URL('./load-worker.js', import.meta.url);
+
+export class WorkerShare {
+  private constructor(
+    private readonly worker: Worker,
+    private readonly port: MessagePort,
+    private readonly flag: Int32Array,
+  ) {}
+
+  /**
+   * Start preparing `entries` on a worker thread; null when no worker can be
+   * used (too few files, or running from sources where the compiled worker
+   * script does not exist).
+   */
+  static start(entries: readonly PrepareEntry[]): WorkerShare | null {
+    if (!existsSync(fileURLToPath(WORKER_URL))) return null;
+    try {
+      const flag = new Int32Array(new SharedArrayBuffer(4));
+      const { port1, port2 } = new MessageChannel();
+      const worker = new Worker(WORKER_URL, {
+        workerData: { entries, port: port2, flag },
+        transferList: [port2],
+      });
+      worker.unref();
+      // A crash before the worker could report still has to release the waiting loader.
+      worker.on('error', () => {
+        Atomics.store(flag, 0, 2);
+        Atomics.notify(flag, 0);
+      });
+      return new WorkerShare(worker, port1, flag);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Block until the worker is done; null when it failed (the caller then does the work itself). */
+  wait(): PreparedBatch | null {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    while (Atomics.load(this.flag, 0) === 0) {
+      const left = deadline - Date.now();
+      if (left <= 0 || Atomics.wait(this.flag, 0, 0, left) === 'timed-out') break;
+    }
+    const ok = Atomics.load(this.flag, 0) === 1;
+    const message = ok ? receiveMessageOnPort(this.port) : undefined;
+    this.port.close();
+    if (!ok) void this.worker.terminate();
+    const batch = message?.message as PreparedBatch | { error: string } | undefined;
+    return batch !== undefined && 'files' in batch ? batch : null;
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The per-file work of a cold load (read, parse, tokenize) for a batch of
+ * files, in a form that can cross a thread boundary: plain decisions without
+ * bodies, and postings as typed arrays in the batch's own term ids.
+ */
+import type { Decision, Problem } from './model.js';
+import { parseDecision } from './parse.js';
+import { readRecord } from './read.js';
+import { DecisionSearch } from './search.js';
+import type { ExportedLog } from './search-index.js';
+
+export interface PrepareEntry {
+  readonly corpusPath: string;
+  readonly readPath: string;
+  /** Workspace-relative POSIX path. */
+  readonly rel: string;
+}
+
+export type PlainDecision = Omit<Decision, 'body'>;
+
+export type PreparedFile =
+  | { readonly outcome: 'gone' }
+  | { readonly outcome: 'skipped'; readonly stamp: string; readonly reason: string }
+  | {
+      readonly outcome: 'parsed';
+      readonly stamp: string;
+      readonly decision: PlainDecision | null;
+      readonly problems: readonly Problem[];
+      /** Document number in `log`, or -1 when the file did not parse. */
+      readonly doc: number;
+    };
+
+export interface PreparedBatch {
+  /** One per entry, in entry order. */
+  readonly files: PreparedFile[];
+  readonly log: ExportedLog;
+}
+
+export function prepareFiles(entries: readonly PrepareEntry[]): PreparedBatch {
+  const search = new DecisionSearch();
+  search.reserve(entries.length);
+  const files: PreparedFile[] = [];
+  let docs = 0;
+  for (const e of entries) {
+    const read = readRecord(e.readPath);
+    if (read.kind === 'gone') {
+      files.push({ outcome: 'gone' });
+      continue;
+    }
+    if (read.kind === 'skipped') {
+      files.push({ outcome: 'skipped', stamp: read.stamp, reason: read.reason });
+      continue;
+    }
+    // The body stays on disk: the receiving side attaches its own lazy loader.
+    const parsed = parseDecision({
+      text: read.text,
+      path: e.rel,
+      corpusPath: e.corpusPath,
+      loadBody: () => '',
+    });
+    let decision: PlainDecision | null = null;
+    let doc = -1;
+    if (parsed.decision !== null) {
+      const { body: _unused, ...plain } = parsed.decision;
+      decision = plain;
+      search.upsert(parsed.decision, parsed.body, parsed.contentStart);
+      doc = docs++;
+    }
+    files.push({ outcome: 'parsed', stamp: read.stamp, decision, problems: parsed.problems, doc });
+  }
+  return { files, log: search.exportLog() };
+}
