@@ -47,6 +47,7 @@ const endpoint = await startHttpEndpoint({
   },
   lean: !process.argv.includes('--no-lean'),
 });
+await endpoint.leanReady;
 console.log(`LISTEN ${new URL(endpoint.url).port}`);
 process.on('SIGTERM', () => {
   setTimeout(() => process.exit(0), 1000).unref();

@@ -97,6 +97,8 @@ export interface HttpEndpoint {
   readonly url: string;
   /** Stop admitting, finish or abort in-flight, end listen streams gracefully. */
   close(graceMs: number): Promise<void>;
+  /** Resolves once the lean path took its static answers from the SDK (in the background after start). */
+  readonly leanReady: Promise<void>;
 }
 
 export const MCP_PATH = '/mcp';
@@ -155,7 +157,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   const lean =
     options.lean === false
       ? undefined
-      : await LeanPath.create({
+      : new LeanPath({
           catalog: options.catalog,
           sdk,
           keepAliveMs,
@@ -391,6 +393,11 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
 
   const server = http.createServer(onRequest);
   await listen(server, host, options.port);
+  // Primed after start, off the start-up path: the SDK's first requests are slow while cold.
+  const leanReady =
+    lean === undefined
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => setImmediate(resolve)).then(() => lean.prime(() => !closing));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const url = `http://${urlHost(host)}:${port}${MCP_PATH}`;
@@ -399,6 +406,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   let closed: Promise<void> | undefined;
   return {
     url,
+    leanReady,
     close(graceMs: number): Promise<void> {
       closed ??= (async () => {
         closing = true;

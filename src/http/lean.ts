@@ -120,23 +120,22 @@ const noProgress = async (): Promise<void> => {};
 export class LeanPath {
   readonly #catalog: Catalog;
   readonly #options: LeanOptions;
-  readonly #static: ReadonlyMap<string, StaticAnswer>;
+  readonly #static = new Map<string, StaticAnswer>();
   /** `,"_meta":{…serverInfo…}` exactly as the SDK stamps it, or undefined when priming failed. */
-  readonly #modernMeta: string | undefined;
+  #modernMeta: string | undefined;
   /** Tools whose results the lean path may shape (object-shaped structuredContent). */
   readonly #leanTools: ReadonlySet<string>;
   /** Envelope validity by the `_meta` object's JSON, decided once by the SDK's own classifier. */
   readonly #envelopeMemo = new Map<string, boolean>();
 
-  private constructor(
-    options: LeanOptions,
-    staticAnswers: ReadonlyMap<string, StaticAnswer>,
-    modernMeta: string | undefined,
-  ) {
+  /**
+   * Until prime() has run, only what needs no primed answer is lean (legacy
+   * tools/call and resources/read); everything else goes to the SDK handler,
+   * which is always correct.
+   */
+  constructor(options: LeanOptions) {
     this.#options = options;
     this.#catalog = options.catalog;
-    this.#static = staticAnswers;
-    this.#modernMeta = modernMeta;
     this.#leanTools = new Set(
       options.catalog.tools
         .filter((tool) => tool.outputSchema === undefined || tool.outputSchema.type === 'object')
@@ -144,10 +143,13 @@ export class LeanPath {
     );
   }
 
-  /** Primes the static answers from the SDK handler itself, once. */
-  static async create(options: LeanOptions): Promise<LeanPath> {
-    const answers = new Map<string, StaticAnswer>();
-    let modernMeta: string | undefined;
+  /**
+   * Takes the static answers (and the serverInfo stamp) from the SDK handler
+   * itself, once. Runs in the background at start: the first SDK requests
+   * cost ~100 ms of cold start that the daemon should not wait for.
+   */
+  async prime(shouldLog: () => boolean = () => true): Promise<void> {
+    const options = this.#options;
     const modernMetaEnvelope = {
       [PROTOCOL_VERSION_META_KEY]: MODERN_PROTOCOL_VERSION,
       [CLIENT_CAPABILITIES_META_KEY]: {},
@@ -194,7 +196,7 @@ export class LeanPath {
         if (response.status !== 200 || at < 0 || text.indexOf(marker, at + 1) >= 0 || contentType === null) {
           throw new Error(`unexpected answer (HTTP ${response.status}): ${text.slice(0, 200)}`);
         }
-        answers.set(prime.key, {
+        this.#static.set(prime.key, {
           status: 200,
           headers: contentType === 'text/event-stream' ? SSE_HEADERS : JSON_HEADERS,
           before: text.slice(0, at),
@@ -202,15 +204,15 @@ export class LeanPath {
         });
         if (prime.key === 'modern server/discover') {
           const meta = (JSON.parse(text) as { result?: { _meta?: unknown } }).result?._meta;
-          if (isPlainObject(meta)) modernMeta = `,"_meta":${JSON.stringify(meta)}`;
+          if (isPlainObject(meta)) this.#modernMeta = `,"_meta":${JSON.stringify(meta)}`;
         }
       } catch (error) {
+        if (!shouldLog()) return;
         options.log('warn', `http lean path: ${prime.key} stays on the SDK path`, {
           error: (error as Error)?.message ?? String(error),
         });
       }
     }
-    return new LeanPath(options, answers, modernMeta);
   }
 
   /**

@@ -221,6 +221,7 @@ export async function start(fx: Fixture, overrides: Partial<HttpEndpointOptions>
     onRoute: (route, method) => routes.push({ route, method }),
     ...overrides,
   });
+  await endpoint.leanReady;
   return { endpoint, url: endpoint.url, base: endpoint.url.replace(/\/mcp$/, ''), routes, logs, admission };
 }
 
