@@ -223,10 +223,13 @@ export class Relay {
 
   #onClientRequest(message: Message & { id: Id; method: string }, line: Buffer): void {
     const key = keyOf(message.id);
-    if (hasModernClaim(message.params)) {
-      this.#era ??= 'modern';
-      const meta = message.params?._meta as Record<string, unknown>;
-      this.#envelope = Object.fromEntries(ENVELOPE_KEYS.filter((k) => k in meta).map((k) => [k, meta[k]]));
+    if (this.#era !== 'legacy' && hasModernClaim(message.params)) {
+      this.#era = 'modern';
+      // The envelope for the proxy's own requests to a restarted daemon (the client's first one is enough).
+      if (this.#envelope === undefined) {
+        const meta = message.params?._meta as Record<string, unknown>;
+        this.#envelope = Object.fromEntries(ENVELOPE_KEYS.filter((k) => k in meta).map((k) => [k, meta[k]]));
+      }
     } else if (message.method === 'initialize') {
       this.#era = 'legacy';
       this.#initialize = message;
@@ -459,7 +462,8 @@ export class Relay {
         return;
       }
       if (outcome.kind === 'connected') {
-        await this.#onConnected(outcome.link);
+        // Not awaited: if this daemon drops during the replay, the next connect loop must be free to start.
+        void this.#onConnected(outcome.link);
         return;
       }
       if (outcome.kind === 'refused') {

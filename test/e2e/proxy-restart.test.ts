@@ -69,6 +69,28 @@ describe('kill -9 of the daemon', () => {
     expect(await client.close()).toBe(0);
   });
 
+  it('survives a second kill right after the restart (during the replay)', async () => {
+    const state = makeState({ MOOR_TEST_PACK: '1' });
+    const client = new ProxyClient(state);
+    await client.initialize();
+    await client.request('tools/list');
+    const ids = Array.from({ length: 20 }, (_, n) =>
+      client.send('tools/call', { name: 'slow_read', arguments: { ms: 800, label: `k${n}` } }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const first = incarnationPid(state) as number;
+    process.kill(first, 'SIGKILL');
+    const second = await waitFor('a second daemon', () => {
+      const pid = incarnationPid(state);
+      return pid !== undefined && pid !== first ? pid : undefined;
+    });
+    process.kill(second, 'SIGKILL');
+    for (const [n, id] of ids.entries()) {
+      expect((await client.response(id, 20_000)).result?.structuredContent).toMatchObject({ label: `k${n}` });
+    }
+    expect((await client.request('tools/list')).result?.tools).toBeDefined();
+  });
+
   it('a non-read-only call in flight gets a clear -32051 error, with no hang', async () => {
     const state = makeState({ MOOR_TEST_PACK: '1' });
     const client = new ProxyClient(state);
