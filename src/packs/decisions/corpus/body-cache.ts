@@ -6,7 +6,7 @@
  * and the change is reported so the corpus re-reads the file.
  */
 import { stripFrontMatter } from './parse-madr.js';
-import { readRecord, statStamp } from './read.js';
+import { readText, statStamp } from './read.js';
 import { normalizeText } from './text.js';
 
 const CAPACITY = 512;
@@ -14,20 +14,30 @@ const CAPACITY = 512;
 export class BodyCache {
   private readonly entries = new Map<string, string>();
 
-  constructor(private readonly onStale: (readPath: string) => void) {}
-
   /**
-   * The body of the file at `readPath`, which was indexed with `stamp`. One
-   * stat per call checks the file is still that version; a cached copy is
-   * only used when it is.
+   * `validate`: check the file's stamp on every call. Needed when nothing
+   * watches the corpus; with a watcher, a changed file gets a new record (and
+   * a new stamp, so new cache keys) within milliseconds, and a cached body
+   * costs no system call at all.
    */
+  constructor(
+    private readonly onStale: (readPath: string) => void,
+    private readonly validate: boolean,
+  ) {}
+
+  /** The body of the file at `readPath`, which was indexed with `stamp`. */
   get(readPath: string, stamp: string): string {
-    const now = statStamp(readPath);
-    if (now !== stamp) {
-      this.onStale(readPath);
-      if (now === null) return '';
+    let current = stamp;
+    if (this.validate) {
+      const now = statStamp(readPath);
+      if (now === null) {
+        this.onStale(readPath);
+        return '';
+      }
+      if (now !== stamp) this.onStale(readPath);
+      current = now;
     }
-    const key = this.keyOf(readPath, now);
+    const key = this.keyOf(readPath, current);
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       // Refresh recency: Map iteration order is insertion order.
@@ -35,10 +45,13 @@ export class BodyCache {
       this.entries.set(key, hit);
       return hit;
     }
-    const read = readRecord(readPath);
-    if (read.kind !== 'text') return '';
-    const body = stripFrontMatter(normalizeText(read.text));
-    this.put(this.keyOf(readPath, read.stamp), body);
+    const text = readText(readPath);
+    if (text === null) {
+      this.onStale(readPath);
+      return '';
+    }
+    const body = stripFrontMatter(normalizeText(text));
+    this.put(key, body);
     return body;
   }
 

@@ -68,7 +68,7 @@ export class Corpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
-    this.store = new RecordStore(root, dir, (readPath) => this.markDirty(readPath));
+    this.store = new RecordStore(root, dir, options.watch === true, (readPath) => this.markDirty(readPath));
     this.derived = new DerivedState(root, dir);
     this.parallel = options.parallel;
     const { dirs } = this.rescan();

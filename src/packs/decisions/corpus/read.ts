@@ -10,7 +10,8 @@ import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'n
 /** Larger files are not decision records; reading them would only cost memory. */
 export const MAX_FILE_BYTES = 1024 * 1024;
 
-const NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+// O_NONBLOCK: a FIFO dropped into the corpus must not hang the process on open.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 let buffer = Buffer.allocUnsafe(256 * 1024);
 
 export type ReadOutcome =
@@ -37,10 +38,45 @@ export function statStamp(file: string): string | null {
   }
 }
 
+/** Read an open file to EOF (it may be growing under us) and decode it; null past the size limit. */
+function readAll(fd: number): string | null {
+  let n = 0;
+  for (;;) {
+    if (n === buffer.length) {
+      const grown = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(grown, 0, 0, n);
+      buffer = grown;
+    }
+    const got = readSync(fd, buffer, n, buffer.length - n, n);
+    if (got === 0) break;
+    n += got;
+    if (n > MAX_FILE_BYTES) return null;
+  }
+  const bytes = buffer.subarray(0, n);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+/** The current text of a file already known to be a decision, with no stat: null when it cannot be read. */
+export function readText(file: string): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    return readAll(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readRecord(file: string): ReadOutcome {
   let fd: number;
   try {
-    fd = openSync(file, NO_FOLLOW);
+    fd = openSync(file, OPEN_FLAGS);
   } catch (err) {
     const code = errorCode(err);
     if (code === 'ENOENT') return { kind: 'gone' };

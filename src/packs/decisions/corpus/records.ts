@@ -49,8 +49,9 @@ export class RecordStore {
   /** The corpus folder relative to the workspace root, with a trailing slash ('' when they coincide). */
   private readonly relPrefix: string;
 
-  constructor(root: string, corpusDir: string, onStale: (readPath: string) => void) {
-    this.bodies = new BodyCache(onStale);
+  /** `watched`: a watcher keeps records fresh, so bodies need no per-read stamp check. */
+  constructor(root: string, corpusDir: string, watched: boolean, onStale: (readPath: string) => void) {
+    this.bodies = new BodyCache(onStale, !watched);
     const rel = toPosix(path.relative(root, corpusDir));
     this.relPrefix = rel === '' ? '' : `${rel}/`;
   }
@@ -97,7 +98,7 @@ export class RecordStore {
       text: read.text,
       path: rel,
       corpusPath: e.corpusPath,
-      loadBody: () => this.bodies.get(readPath, stamp),
+      loadBody: bodyLoader(this.bodies, readPath, stamp),
     });
     // A file that just changed is likely to be asked for next.
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
@@ -126,7 +127,7 @@ export class RecordStore {
         const { readPath } = e;
         const { stamp, doc } = f;
         const decision =
-          f.decision === null ? null : withLazyBody(f.decision, () => this.bodies.get(readPath, stamp));
+          f.decision === null ? null : withLazyBody(f.decision, bodyLoader(this.bodies, readPath, stamp));
         this.set(e.corpusPath, { stamp, decision, problems: f.problems }, (d) =>
           this.search.upsertPrepared(d, batch.log, doc, termMap),
         );
@@ -190,6 +191,15 @@ export class RecordStore {
     if (pending >= 0) this.added.splice(pending, 1);
     else this.removed.push(d);
   }
+}
+
+/**
+ * A body loader made outside the caller's scope: a closure created inline
+ * would share its scope with the parse result and keep the whole file text
+ * alive for as long as the decision lives.
+ */
+function bodyLoader(bodies: BodyCache, readPath: string, stamp: string): () => string {
+  return () => bodies.get(readPath, stamp);
 }
 
 function skippedRecord(stamp: string, rel: string, reason: string): FileRecord {

@@ -79,6 +79,8 @@ export function inspect(
   }
   if (isDir) return SKIP_DIRS.has(name) ? null : { kind: 'dir', abs, real: isLink ? target : abs };
   if (!md || isNonDecisionFile(name)) return null;
+  if (!isLink && dirent !== undefined && !dirent.isFile())
+    return { kind: 'skipped', abs, corpusPath, reason: 'not a regular file' };
   // Size, type and stamp come from the open descriptor when the file is read: one stat fewer per file.
   return { kind: 'file', abs, corpusPath, readPath: target };
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -167,6 +168,17 @@ describe('unsafe and unusual files', () => {
     writeFileSync(path.join(corpus, '0050-huge.md'), `# 50. Huge\n\n${'x'.repeat(1024 * 1024)}`);
     const loaded = loadCorpus({ workspaceRoot: root, corpusDir: corpus });
     expect(loaded.problems.find((p) => p.path.endsWith('0050-huge.md'))?.kind).toBe('skipped');
+  });
+
+  it('reports a FIFO named like a decision instead of blocking on it', () => {
+    const { corpus, root, cleanup } = copyMixed();
+    cleanups.push(cleanup);
+    execFileSync('mkfifo', [path.join(corpus, '0051-pipe.md')]);
+    const loaded = loadCorpus({ workspaceRoot: root, corpusDir: corpus });
+    expect(loaded.problems.find((p) => p.path.endsWith('0051-pipe.md'))).toMatchObject({
+      kind: 'skipped',
+      message: 'not a regular file',
+    });
   });
 
   it('changes the fingerprint with any record change, and not otherwise', () => {
