@@ -4,12 +4,13 @@
  */
 import type { FormatOutcome } from './format-fields.js';
 import { identityFromFileName, identityFromTitle } from './identity.js';
-import type { Decision, DecisionStatus, Problem } from './model.js';
+import { type BodySource, LazyDecision } from './lazy-decision.js';
+import type { Decision, DecisionLinks, DecisionStatus, Problem } from './model.js';
 import { bulletStyle, parseBulletRecord } from './parse-log4brains.js';
 import { hasFrontMatter, parseMadr } from './parse-madr.js';
 import { parseNygard } from './parse-nygard.js';
 import { normalizeStatus } from './status.js';
-import { detach, detachAll, findTitle, normalizeText } from './text.js';
+import { detach, detachAll, EMPTY, findTitle, normalizeText } from './text.js';
 
 export interface ParseInput {
   /** Raw file content. */
@@ -19,10 +20,12 @@ export interface ParseInput {
   /** Corpus-relative POSIX path. */
   readonly corpusPath: string;
   /**
-   * When given, `decision.body` is a getter calling this instead of holding
-   * the text: the corpus keeps 65 MB of bodies on disk, not in memory.
+   * When given, the decision reads its body from here when asked instead of
+   * holding the text: the corpus keeps 65 MB of bodies on disk, not in memory.
    */
-  readonly loadBody?: (() => string) | undefined;
+  readonly lazyBody?:
+    | { readonly source: BodySource; readonly readPath: string; readonly stamp: string }
+    | undefined;
 }
 
 export interface ParseResult {
@@ -35,6 +38,24 @@ export interface ParseResult {
 }
 
 const KNOWN_STATUSES = 'proposed, accepted, rejected, deprecated, superseded, amended';
+
+const NO_LINKS: DecisionLinks = Object.freeze({
+  supersedes: EMPTY,
+  supersededBy: EMPTY,
+  amends: EMPTY,
+  amendedBy: EMPTY,
+});
+
+function detachLinks(l: DecisionLinks): DecisionLinks {
+  if (l.supersedes.length + l.supersededBy.length + l.amends.length + l.amendedBy.length === 0)
+    return NO_LINKS;
+  return {
+    supersedes: detachAll(l.supersedes),
+    supersededBy: detachAll(l.supersededBy),
+    amends: detachAll(l.amends),
+    amendedBy: detachAll(l.amendedBy),
+  };
+}
 
 function dispatch(text: string): FormatOutcome {
   if (hasFrontMatter(text)) return parseMadr(text);
@@ -54,15 +75,6 @@ function unparseable(path: string, reason: string): ParseResult {
     body: '',
     contentStart: 0,
   };
-}
-
-/**
- * Give a decision's plain fields a `body` that is read when asked for. An own
- * enumerable getter, so spreading or serializing the decision still yields
- * the body.
- */
-export function withLazyBody(fields: Omit<Decision, 'body'>, load: () => string): Decision {
-  return Object.defineProperty(fields as Decision, 'body', { get: load, enumerable: true });
 }
 
 export function parseDecision(input: ParseInput): ParseResult {
@@ -104,16 +116,13 @@ export function parseDecision(input: ParseInput): ParseResult {
     informed: detachAll(f.informed),
     tags: detachAll(f.tags),
     format: f.format,
-    links: {
-      supersedes: detachAll(f.links.supersedes),
-      supersededBy: detachAll(f.links.supersededBy),
-      amends: detachAll(f.links.amends),
-      amendedBy: detachAll(f.links.amendedBy),
-    },
+    links: detachLinks(f.links),
     governs: detachAll(f.governs),
   };
-  const load = input.loadBody;
+  const lazy = input.lazyBody;
   const decision: Decision =
-    load === undefined ? { ...fields, body: f.body } : withLazyBody({ ...fields }, load);
+    lazy === undefined
+      ? { ...fields, body: f.body }
+      : new LazyDecision(fields, lazy.source, lazy.readPath, lazy.stamp);
   return { decision, problems, body: f.body, contentStart: f.contentStart };
 }

@@ -3,7 +3,8 @@
  * files, in a form that can cross a thread boundary: plain decisions without
  * bodies, and postings as typed arrays in the batch's own term ids.
  */
-import type { Decision, Problem } from './model.js';
+import type { PlainDecision } from './lazy-decision.js';
+import type { Problem } from './model.js';
 import { parseDecision } from './parse.js';
 import { readRecord } from './read.js';
 import { DecisionSearch } from './search.js';
@@ -16,7 +17,7 @@ export interface PrepareEntry {
   readonly rel: string;
 }
 
-export type PlainDecision = Omit<Decision, 'body'>;
+const NO_BODY = { source: { get: () => '' }, readPath: '', stamp: '' };
 
 export type PreparedFile =
   | { readonly outcome: 'gone' }
@@ -51,18 +52,18 @@ export function prepareFiles(entries: readonly PrepareEntry[]): PreparedBatch {
       files.push({ outcome: 'skipped', stamp: read.stamp, reason: read.reason });
       continue;
     }
-    // The body stays on disk: the receiving side attaches its own lazy loader.
+    // The body stays on disk: the receiving side makes its own lazy decision from the plain fields.
     const parsed = parseDecision({
       text: read.text,
       path: e.rel,
       corpusPath: e.corpusPath,
-      loadBody: () => '',
+      lazyBody: NO_BODY,
     });
     let decision: PlainDecision | null = null;
     let doc = -1;
     if (parsed.decision !== null) {
-      const { body: _unused, ...plain } = parsed.decision;
-      decision = plain;
+      // Own fields only: a LazyDecision's body is a prototype getter, so it is not copied.
+      decision = { ...parsed.decision };
       search.upsert(parsed.decision, parsed.body, parsed.contentStart);
       doc = docs++;
     }

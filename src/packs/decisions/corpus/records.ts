@@ -7,8 +7,9 @@ import path from 'node:path';
 import { BodyCache } from './body-cache.js';
 import { Fingerprint } from './fingerprint.js';
 import { GlobIndex } from './glob-index.js';
+import { LazyDecision } from './lazy-decision.js';
 import type { Decision, Problem } from './model.js';
-import { parseDecision, withLazyBody } from './parse.js';
+import { parseDecision } from './parse.js';
 import { toPosix } from './paths.js';
 import type { PreparedBatch } from './prepare.js';
 import { readRecord, statStamp } from './read.js';
@@ -98,7 +99,7 @@ export class RecordStore {
       text: read.text,
       path: rel,
       corpusPath: e.corpusPath,
-      loadBody: bodyLoader(this.bodies, readPath, stamp),
+      lazyBody: { source: this.bodies, readPath, stamp },
     });
     // A file that just changed is likely to be asked for next.
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
@@ -127,7 +128,7 @@ export class RecordStore {
         const { readPath } = e;
         const { stamp, doc } = f;
         const decision =
-          f.decision === null ? null : withLazyBody(f.decision, bodyLoader(this.bodies, readPath, stamp));
+          f.decision === null ? null : new LazyDecision(f.decision, this.bodies, readPath, stamp);
         this.set(e.corpusPath, { stamp, decision, problems: f.problems }, (d) =>
           this.search.upsertPrepared(d, batch.log, doc, termMap),
         );
@@ -191,15 +192,6 @@ export class RecordStore {
     if (pending >= 0) this.added.splice(pending, 1);
     else this.removed.push(d);
   }
-}
-
-/**
- * A body loader made outside the caller's scope: a closure created inline
- * would share its scope with the parse result and keep the whole file text
- * alive for as long as the decision lives.
- */
-function bodyLoader(bodies: BodyCache, readPath: string, stamp: string): () => string {
-  return () => bodies.get(readPath, stamp);
 }
 
 function skippedRecord(stamp: string, rel: string, reason: string): FileRecord {

@@ -104,6 +104,9 @@ export function detach(s: string): string {
   return s.length < 13 ? s : ` ${s}`.slice(1);
 }
 
-export function detachAll(list: readonly string[]): string[] {
-  return list.map(detach);
+/** Most lists are empty; one shared frozen empty list saves an array per field per decision. */
+export const EMPTY: readonly string[] = Object.freeze([]);
+
+export function detachAll(list: readonly string[]): readonly string[] {
+  return list.length === 0 ? EMPTY : list.map(detach);
 }
