@@ -189,16 +189,8 @@ export async function runDaemon(
     onStopping: async () => {
       await http?.close(options.graceMs);
     },
-    onStopped: () => {
-      for (const { timer } of httpLeases.values()) clearTimeout(timer);
-      httpLeases.clear();
-      rooms.closeAll();
-    },
-  };
-
-  const daemon = await startDaemon(config);
-  if (options.http) {
-    try {
+    beforeListen: async ({ incarnation, gate }) => {
+      if (!options.http) return;
       // Loaded only when asked for: a socket-only daemon (what proxies start) starts faster without it.
       const { startHttpEndpoint } = await import('../http/endpoint.js');
       http = await startHttpEndpoint({
@@ -207,8 +199,8 @@ export async function runDaemon(
         ...(options.http.token !== undefined ? { token: options.http.token } : {}),
         catalog,
         identity: IDENTITY,
-        incarnation: daemon.incarnation,
-        admission: daemon.gate,
+        incarnation,
+        admission: gate,
         bindForRequest: ({ sessionKey, workspace }) => {
           const key: RoomKey =
             workspace === undefined
@@ -220,12 +212,15 @@ export async function runDaemon(
         log: (level, message, fields) => logger[level](fields ?? {}, message),
       });
       logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
-    } catch (error) {
-      logger.error({ err: error }, 'the HTTP endpoint could not start');
-      await daemon.shutdown('HTTP endpoint failed');
-      throw error;
-    }
-  }
+    },
+    onStopped: () => {
+      for (const { timer } of httpLeases.values()) clearTimeout(timer);
+      httpLeases.clear();
+      rooms.closeAll();
+    },
+  };
+
+  const daemon = await startDaemon(config);
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
   return { daemon, logger, closeLog: () => log.close() };
 }

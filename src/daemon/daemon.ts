@@ -33,6 +33,8 @@ export interface DaemonConfig {
   onStopped?(): Promise<void> | void;
   /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
   onStopping?(): Promise<void> | void;
+  /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
+  beforeListen?(daemon: { readonly incarnation: Incarnation; readonly gate: AdmissionGate }): Promise<void>;
 }
 
 export interface RunningDaemon {
@@ -96,7 +98,13 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     return shuttingDown;
   };
 
-  await socket.listen();
+  await config.beforeListen?.({ incarnation, gate });
+  try {
+    await socket.listen();
+  } catch (error) {
+    await config.onStopping?.();
+    throw error;
+  }
   writeIncarnation(config.paths.incarnation, incarnation);
   logger.info({ socket: config.paths.socket, version: config.version }, 'daemon listening');
   return { incarnation, gate, socket, shutdown, stopped };

@@ -16,6 +16,7 @@ import type { Incarnation, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { connectDaemon, type DaemonLink, spawnDaemon } from './daemon-link.js';
 import { LineSplitter } from './lines.js';
+import { isAlive, liveLockOwner } from './liveness.js';
 
 type Id = string | number;
 type Message = {
@@ -69,8 +70,8 @@ export interface RelayOptions {
   readonly warn: (line: string) => void;
   /** Called once, when the client's input ended and the relay has shut its side. */
   readonly onEnd: (code: number) => void;
-  /** Starts the daemon (default: `moor daemon run` detached). */
-  readonly spawn?: () => void;
+  /** Starts the daemon (default: `moor daemon run` detached); returns its pid when known. */
+  readonly spawn?: () => number | undefined;
   /** How long one started daemon has to answer (default START_WAIT_MS). */
   readonly startWaitMs?: number;
 }
@@ -438,10 +439,18 @@ export class Relay {
     return `moor: the daemon could not be started (${RESTART_BUDGET} attempts in ${RESTART_WINDOW_MS / 1000} s); see ${this.#o.paths.log}. Retry later, or run \`moor stdio --direct\`.`;
   }
 
+  /** The pid of the daemon this relay last started. */
+  #spawned: number | undefined;
+
   #spawn(): void {
     this.#starts.push(Date.now());
-    if (this.#o.spawn) this.#o.spawn();
-    else spawnDaemon(this.#o.paths);
+    this.#spawned = this.#o.spawn ? this.#o.spawn() : spawnDaemon(this.#o.paths);
+  }
+
+  /** The daemon we started died (or lost the lock and exited) and no live daemon holds the lock. */
+  #startFailedEarly(): boolean {
+    if (this.#spawned === undefined || isAlive(this.#spawned)) return false;
+    return liveLockOwner(this.#o.paths.lock) === undefined;
   }
 
   #connect(): Promise<void> {
@@ -475,6 +484,9 @@ export class Relay {
       }
       const now = Date.now();
       const startWaitMs = this.#o.startWaitMs ?? START_WAIT_MS;
+      // A daemon we started that is already gone (killed, crashed) is not waited for: start another.
+      if (spawnedAt !== undefined && now - spawnedAt < startWaitMs && this.#startFailedEarly())
+        spawnedAt = undefined;
       if (spawnedAt === undefined || now - spawnedAt >= startWaitMs) {
         if (spawnedAt !== undefined) {
           const message = `moor: the daemon did not answer within ${startWaitMs / 1000} s of starting; see ${this.#o.paths.log}`;

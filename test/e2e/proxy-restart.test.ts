@@ -86,7 +86,8 @@ describe('kill -9 of the daemon', () => {
     });
     process.kill(second, 'SIGKILL');
     for (const [n, id] of ids.entries()) {
-      expect((await client.response(id, 20_000)).result?.structuredContent).toMatchObject({ label: `k${n}` });
+      const answer = await client.response(id, 20_000);
+      expect(answer.result?.structuredContent, JSON.stringify(answer)).toMatchObject({ label: `k${n}` });
     }
     expect((await client.request('tools/list')).result?.tools).toBeDefined();
   });

@@ -43,6 +43,7 @@ describe('Relay restart budget', () => {
       onEnd: () => {},
       spawn: () => {
         spawns += 1;
+        return undefined;
       },
       startWaitMs: 100,
     });

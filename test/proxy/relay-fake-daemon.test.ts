@@ -106,7 +106,7 @@ describe('Relay against a scripted daemon', () => {
       output,
       warn: (l) => warnings.push(l),
       onEnd: () => {},
-      spawn: () => {},
+      spawn: () => undefined,
     });
     cleanups.push(() => input.end());
     relay.start();
