@@ -22,8 +22,10 @@
  * - legacy (2025, stateless): the same result without stamps, framed as the
  *   single SSE event the SDK's legacy transport writes.
  * Static answers (tools/list, server/discover) are not re-derived at all:
- * they are taken from the SDK handler once, at start, and replayed with the
- * request's id spliced in.
+ * they are taken from the SDK handler once, in the background right after
+ * start (until then those requests simply take the SDK path), and replayed
+ * with the request's id spliced in. Legacy `initialize` stays on the SDK
+ * path (once per client; its params validation is the SDK's to keep).
  *
  * test/http/lean-parity.test.ts sends a corpus of requests through this
  * path and through the SDK path and asserts status, content type and body
