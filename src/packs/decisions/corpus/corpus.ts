@@ -11,7 +11,7 @@ import { CorpusError } from './errors.js';
 import { Governance, type GoverningAnswer } from './governs.js';
 import type { SuccessorChain } from './graph.js';
 import type { Decision, Problem, SupersessionEdge } from './model.js';
-import { PARALLEL_THRESHOLD, WORKER_SHARE, WorkerShare } from './parallel.js';
+import { PARALLEL_THRESHOLD, shouldSplit, WORKER_SHARE, WorkerShare } from './parallel.js';
 import { isInside, realpathOrNull, toPosix } from './paths.js';
 import { RecordStore, type RefreshStats } from './records.js';
 import type { ResolveResult } from './resolve.js';
@@ -181,9 +181,15 @@ export class Corpus {
   }
 
   private rescan(): { dirs: string[] } {
+    const first = this.store.size === 0;
+    // Started before the walk so the worker's own start-up overlaps it.
+    const share =
+      first && this.parallel !== false && (this.parallel === true || shouldSplit(this.corpusDir))
+        ? WorkerShare.spawn()
+        : null;
     const { entries, dirs } = walk(this.ctx, this.corpusDir);
-    if (this.store.size === 0) {
-      this.loadAll(entries);
+    if (first) {
+      this.loadAll(entries, share);
       return { dirs };
     }
     const seen = new Set<string>();
@@ -196,28 +202,29 @@ export class Corpus {
   }
 
   /** First load: large corpora are prepared on two threads (see parallel.ts). */
-  private loadAll(entries: readonly ScanEntry[]): void {
+  private loadAll(entries: readonly ScanEntry[], share: WorkerShare | null): void {
     this.store.search.reserve(entries.length);
     const files: Array<ScanEntry & { kind: 'file' }> = [];
     for (const e of entries) {
       if (e.kind === 'file') files.push(e);
       else this.store.apply(e);
     }
-    const split = this.parallel ?? files.length >= PARALLEL_THRESHOLD;
-    const cut = split ? Math.floor(files.length * (1 - WORKER_SHARE)) : files.length;
+    const split = share !== null && (this.parallel === true || files.length >= PARALLEL_THRESHOLD);
+    if (!split) {
+      share?.cancel();
+      for (const e of files) this.store.apply(e);
+      return;
+    }
+    const cut = Math.floor(files.length * (1 - WORKER_SHARE));
     const theirs = files.slice(cut);
-    const share =
-      theirs.length > 0
-        ? WorkerShare.start(
-            theirs.map((e) => ({
-              corpusPath: e.corpusPath,
-              readPath: e.readPath,
-              rel: this.store.relOf(e.corpusPath),
-            })),
-          )
-        : null;
-    for (const e of share === null ? files : files.slice(0, cut)) this.store.apply(e);
-    if (share === null) return;
+    share.send(
+      theirs.map((e) => ({
+        corpusPath: e.corpusPath,
+        readPath: e.readPath,
+        rel: this.store.relOf(e.corpusPath),
+      })),
+    );
+    for (let i = 0; i < cut; i++) this.store.apply(files[i] as ScanEntry);
     const batch = share.wait();
     if (batch !== null) this.store.applyPrepared(theirs, batch);
     else for (const e of theirs) this.store.apply(e);

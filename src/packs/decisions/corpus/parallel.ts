@@ -6,20 +6,38 @@
  * synchronous call). Anything going wrong just means the loader does that
  * share itself.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { PreparedBatch, PrepareEntry } from './prepare.js';
 
 /** Below this many files one thread is fast enough, and a worker's start-up would not pay off. */
 export const PARALLEL_THRESHOLD = 1500;
-/** The worker starts about 100 ms late (its own runtime and modules), so it takes a little less. */
-export const WORKER_SHARE = 0.45;
+/** The worker's share of the files; it starts during the folder walk, so about half. */
+export const WORKER_SHARE = 0.48;
 const WAIT_LIMIT_MS = 60_000;
 
 const WORKER_URL = new URL('./load-worker.js', import.meta.url);
 
+/**
+ * Whether a worker is likely to help: a large corpus (judged from the top
+ * folder alone, before the full walk), a second core, and that core not
+ * already busy. On a loaded machine two threads only fight over one core.
+ */
+export function shouldSplit(corpusDir: string): boolean {
+  const cores = availableParallelism();
+  if (cores < 2 || (loadavg()[0] ?? 0) > cores - 0.5) return false;
+  try {
+    return readdirSync(corpusDir).length >= PARALLEL_THRESHOLD / 2;
+  } catch {
+    return false;
+  }
+}
+
 export class WorkerShare {
+  private sent = false;
+
   private constructor(
     private readonly worker: Worker,
     private readonly port: MessagePort,
@@ -27,19 +45,15 @@ export class WorkerShare {
   ) {}
 
   /**
-   * Start preparing `entries` on a worker thread; null when no worker can be
-   * used (too few files, or running from sources where the compiled worker
-   * script does not exist).
+   * Start a worker that waits for its share; null when no worker can be used
+   * (running from sources, where the compiled worker script does not exist).
    */
-  static start(entries: readonly PrepareEntry[]): WorkerShare | null {
+  static spawn(): WorkerShare | null {
     if (!existsSync(fileURLToPath(WORKER_URL))) return null;
     try {
       const flag = new Int32Array(new SharedArrayBuffer(4));
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(WORKER_URL, {
-        workerData: { entries, port: port2, flag },
-        transferList: [port2],
-      });
+      const worker = new Worker(WORKER_URL, { workerData: { port: port2, flag }, transferList: [port2] });
       worker.unref();
       // A crash before the worker could report still has to release the waiting loader.
       worker.on('error', () => {
@@ -52,8 +66,21 @@ export class WorkerShare {
     }
   }
 
+  /** Hand the worker its files. */
+  send(entries: readonly PrepareEntry[]): void {
+    this.sent = true;
+    this.port.postMessage(entries);
+  }
+
+  /** Not needed after all: let the worker exit. */
+  cancel(): void {
+    this.port.postMessage(null);
+    this.port.close();
+  }
+
   /** Block until the worker is done; null when it failed (the caller then does the work itself). */
   wait(): PreparedBatch | null {
+    if (!this.sent) return null;
     const deadline = Date.now() + WAIT_LIMIT_MS;
     while (Atomics.load(this.flag, 0) === 0) {
       const left = deadline - Date.now();
