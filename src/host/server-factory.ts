@@ -5,7 +5,16 @@
  * rather than McpServer so that tools/list order, result shapes and the cost
  * of an instance are ours to control.
  */
-import { type McpRequestContext, type McpServerFactory, Server } from '@modelcontextprotocol/server';
+import {
+  type CallToolRequest,
+  type CallToolResult,
+  type McpRequestContext,
+  type McpServerFactory,
+  type Result,
+  Server,
+  type ServerCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
@@ -23,6 +32,29 @@ export interface FactoryOptions {
   /** Which binding this connection or request runs against. */
   bind(ctx: McpRequestContext): Binding;
   onInternalError(error: unknown, tool: string): void;
+  /** Protocol extensions layered on the host (e.g. durable tasks). */
+  readonly extensions?: readonly HostExtension[];
+}
+
+/** What an extension sees of one tools/call before the plain path runs it. */
+export interface InterceptedToolCall {
+  readonly request: CallToolRequest;
+  readonly ctx: ServerContext;
+  readonly binding: Binding;
+  /** Runs the call the ordinary way (validation, handler, result shaping). */
+  runPlain(): Promise<CallToolResult>;
+}
+
+/**
+ * A seam for protocol extensions: capabilities to advertise, handlers to add
+ * to each instance, and a chance to take over a tools/call (a task-augmented
+ * call returns a CreateTaskResult instead of running synchronously).
+ */
+export interface HostExtension {
+  readonly capabilities?: ServerCapabilities;
+  install?(server: Server, binding: Binding, ctx: McpRequestContext): void;
+  /** Returns a result to answer the call itself, or undefined to let it run normally. */
+  interceptToolCall?(call: InterceptedToolCall): Promise<Result | undefined>;
 }
 
 const CACHE_HINTS = {
@@ -35,10 +67,13 @@ const CACHE_HINTS = {
 } as const;
 
 export function createServerFactory(catalog: Catalog, options: FactoryOptions): McpServerFactory {
-  const capabilities = {
+  const extensions = options.extensions ?? [];
+  const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
     resources: { listChanged: true },
   };
+  for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
+  const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
   const toolsList = { tools: catalog.tools };
   const templatesList = { resourceTemplates: catalog.resourceTemplates };
 
@@ -49,7 +84,15 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
       { capabilities, instructions: catalog.instructions, cacheHints: CACHE_HINTS },
     );
     server.setRequestHandler('tools/list', () => toolsList);
-    server.setRequestHandler('tools/call', (request, reqCtx) => {
+    server.setRequestHandler('tools/call', async (request, reqCtx) => {
+      const runPlain = () => plainCall(request, reqCtx);
+      for (const extension of interceptors) {
+        const taken = await extension.interceptToolCall?.({ request, ctx: reqCtx, binding, runPlain });
+        if (taken !== undefined) return taken as CallToolResult;
+      }
+      return runPlain();
+    });
+    const plainCall = (request: CallToolRequest, reqCtx: ServerContext): Promise<CallToolResult> => {
       const progressToken = reqCtx.mcpReq._meta?.progressToken;
       return callTool(catalog, binding, request.params, {
         signal: reqCtx.mcpReq.signal,
@@ -67,7 +110,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
           });
         },
       });
-    });
+    };
     server.setRequestHandler('resources/list', (request) =>
       listResources(catalog, binding, request.params?.cursor),
     );
@@ -75,6 +118,20 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     server.setRequestHandler('resources/read', (request) =>
       readResource(catalog, binding, request.params.uri),
     );
+    for (const extension of extensions) extension.install?.(server, binding, ctx);
     return server;
   };
+}
+
+/** Shallow-merges an extension's capabilities; `extensions` entries are merged key by key. */
+function mergeCapabilities(into: ServerCapabilities, extra: ServerCapabilities | undefined): void {
+  if (!extra) return;
+  const target = into as Record<string, unknown>;
+  for (const [key, value] of Object.entries(extra)) {
+    const existing = target[key];
+    target[key] =
+      existing && typeof existing === 'object' && value && typeof value === 'object'
+        ? { ...(existing as object), ...(value as object) }
+        : value;
+  }
 }
