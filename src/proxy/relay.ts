@@ -58,6 +58,8 @@ export const BACKOFF_START_MS = 50;
 export const BACKOFF_MAX_MS = 2000;
 /** How long one started daemon has to answer. */
 export const START_WAIT_MS = 5000;
+/** How much longer to wait for a live daemon that holds the lock but no longer answers (a draining one). */
+export const DRAIN_WAIT_MS = 12_000;
 export const RESTART_BUDGET = 5;
 export const RESTART_WINDOW_MS = 30_000;
 
@@ -463,6 +465,7 @@ export class Relay {
   async #connectLoop(): Promise<void> {
     let delay = BACKOFF_START_MS;
     let spawnedAt: number | undefined;
+    let waitLimit = this.#o.startWaitMs ?? START_WAIT_MS;
     for (;;) {
       if (this.#state === 'closed') return;
       const outcome = await connectDaemon(this.#o.paths.socket, this.#o.hello);
@@ -485,14 +488,24 @@ export class Relay {
       const now = Date.now();
       const startWaitMs = this.#o.startWaitMs ?? START_WAIT_MS;
       // A daemon we started that is already gone (killed, crashed) is not waited for: start another.
-      if (spawnedAt !== undefined && now - spawnedAt < startWaitMs && this.#startFailedEarly())
+      if (spawnedAt !== undefined && now - spawnedAt < waitLimit && this.#startFailedEarly())
         spawnedAt = undefined;
-      if (spawnedAt === undefined || now - spawnedAt >= startWaitMs) {
+      if (spawnedAt !== undefined && now - spawnedAt >= waitLimit && waitLimit === startWaitMs) {
+        // The lock is held by a live daemon that does not answer: most likely one finishing a graceful
+        // shutdown (its grace period). Wait for it once, longer, before calling the start a failure.
+        const holder = liveLockOwner(this.#o.paths.lock);
+        if (holder !== undefined && holder !== this.#spawned) {
+          this.#o.warn(`moor: waiting for the daemon (pid ${holder}) to finish shutting down`);
+          waitLimit = startWaitMs + DRAIN_WAIT_MS;
+        }
+      }
+      if (spawnedAt === undefined || now - spawnedAt >= waitLimit) {
         if (spawnedAt !== undefined) {
-          const message = `moor: the daemon did not answer within ${startWaitMs / 1000} s of starting; see ${this.#o.paths.log}`;
+          const message = `moor: the daemon did not answer within ${Math.round((now - spawnedAt) / 1000)} s of starting; see ${this.#o.paths.log}`;
           this.#o.warn(message);
           this.#failEverything(message);
         }
+        waitLimit = startWaitMs;
         if (!this.#budgetAllows(now)) {
           this.#o.warn(this.#downMessage());
           this.#state = 'down';

@@ -176,6 +176,24 @@ describe('graceful restart and listen streams', () => {
   });
 });
 
+describe('a daemon draining its grace period', () => {
+  it('a proxy started meanwhile waits for it to go, then starts the next one: its request is answered', async () => {
+    const state = makeState({ MOOR_TEST_PACK: '1' });
+    await startDaemon(state, ['--detached', '--grace-ms', '9000']);
+    const busy = new ProxyClient(state);
+    const write = busy.send('tools/call', { name: 'slow_write', arguments: { ms: 6500 } }, true);
+    await new Promise((r) => setTimeout(r, 300));
+    const old = incarnationPid(state);
+    expect(await control(state, 'stop')).toBeDefined();
+    const late = new ProxyClient(state);
+    const answer = await late.request('tools/list', {}, true);
+    expect(answer.result?.tools).toBeDefined();
+    expect(late.stderr.join('\n')).toMatch(/waiting for the daemon \(pid \d+\) to finish shutting down/);
+    expect(incarnationPid(state)).not.toBe(old);
+    expect((await busy.response(write)).result?.structuredContent).toMatchObject({ slept: 6500 });
+  }, 40_000);
+});
+
 describe('starting', () => {
   it('ten `moor stdio` started at once start exactly one daemon', async () => {
     const state = makeState();
