@@ -38,7 +38,11 @@ export function statStamp(file: string): string | null {
   }
 }
 
-/** Read an open file to EOF (it may be growing under us) and decode it; null past the size limit. */
+/**
+ * Read an open regular file to its end and decode it; null past the size
+ * limit. A short read means the end of a regular file, so the usual case is
+ * one read call, not a second one just to see zero bytes.
+ */
 function readAll(fd: number): string | null {
   let n = 0;
   for (;;) {
@@ -47,10 +51,11 @@ function readAll(fd: number): string | null {
       buffer.copy(grown, 0, 0, n);
       buffer = grown;
     }
-    const got = readSync(fd, buffer, n, buffer.length - n, n);
-    if (got === 0) break;
+    const space = buffer.length - n;
+    const got = readSync(fd, buffer, n, space, n);
     n += got;
     if (n > MAX_FILE_BYTES) return null;
+    if (got < space) break;
   }
   const bytes = buffer.subarray(0, n);
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
@@ -94,26 +99,14 @@ export function readRecord(file: string): ReadOutcome {
       };
     }
     if (buffer.length < st.size + 1) buffer = Buffer.allocUnsafe(Math.max(st.size + 1, buffer.length * 2));
-    let n = 0;
-    // Read until EOF rather than trusting the size: the file may be growing under us.
-    for (;;) {
-      if (n === buffer.length) {
-        const grown = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(grown, 0, 0, n);
-        buffer = grown;
-      }
-      const got = readSync(fd, buffer, n, buffer.length - n, n);
-      if (got === 0) break;
-      n += got;
-      if (n > MAX_FILE_BYTES)
-        return {
-          kind: 'skipped',
-          stamp,
-          reason: `larger than ${MAX_FILE_BYTES} bytes; not read as a decision`,
-        };
+    const text = readAll(fd);
+    if (text === null) {
+      return {
+        kind: 'skipped',
+        stamp,
+        reason: `larger than ${MAX_FILE_BYTES} bytes; not read as a decision`,
+      };
     }
-    const bytes = buffer.subarray(0, n);
-    const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
     return { kind: 'text', stamp, text };
   } catch (err) {
     return {

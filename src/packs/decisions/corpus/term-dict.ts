@@ -26,9 +26,8 @@ export function hash2(s: string): number {
 
 export class TermDict {
   readonly terms: string[] = [];
-  private h1 = new Int32Array(1024);
-  private h2 = new Int32Array(1024);
-  private lengths = new Int32Array(1024);
+  /** Per id: [hash1, hash2, length], side by side so a probe touches one cache line. */
+  private meta = new Int32Array(3 * 1024);
   /** Slot → id + 1; 0 is empty. */
   private table = new Int32Array(4096);
   private mask = 4095;
@@ -56,10 +55,14 @@ export class TermDict {
 
   /** Id for a hash pair and length, or -1. */
   find(a: number, b: number, length: number): number {
-    for (let slot = a & this.mask; ; slot = (slot + 1) & this.mask) {
-      const v = this.table[slot] as number;
+    const table = this.table;
+    const meta = this.meta;
+    const mask = this.mask;
+    for (let slot = a & mask; ; slot = (slot + 1) & mask) {
+      const v = table[slot] as number;
       if (v === 0) return -1;
-      if (this.h1[v - 1] === a && this.h2[v - 1] === b && this.lengths[v - 1] === length) return v - 1;
+      const k = 3 * (v - 1);
+      if (meta[k] === a && meta[k + 1] === b && meta[k + 2] === length) return v - 1;
     }
   }
 
@@ -68,14 +71,10 @@ export class TermDict {
     const id = this.terms.length;
     // Terms are cut from whole files; a flat copy lets the file text be collected.
     this.terms.push(detach(term));
-    if (id >= this.h1.length) {
-      this.h1 = growInt(this.h1);
-      this.h2 = growInt(this.h2);
-      this.lengths = growInt(this.lengths);
-    }
-    this.h1[id] = a;
-    this.h2[id] = b;
-    this.lengths[id] = term.length;
+    if (3 * id + 3 > this.meta.length) this.meta = growInt(this.meta);
+    this.meta[3 * id] = a;
+    this.meta[3 * id + 1] = b;
+    this.meta[3 * id + 2] = term.length;
     // Keep the load factor under one half so probe runs stay short.
     if (this.terms.length * 2 > this.table.length) this.rehash();
     else this.place(this.table, this.mask, id);
@@ -83,7 +82,7 @@ export class TermDict {
   }
 
   private place(table: Int32Array, mask: number, id: number): void {
-    let slot = (this.h1[id] as number) & mask;
+    let slot = (this.meta[3 * id] as number) & mask;
     while (table[slot] !== 0) slot = (slot + 1) & mask;
     table[slot] = id + 1;
   }
