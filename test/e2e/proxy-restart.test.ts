@@ -179,9 +179,9 @@ describe('graceful restart and listen streams', () => {
 describe('a daemon draining its grace period', () => {
   it('a proxy started meanwhile waits for it to go, then starts the next one: its request is answered', async () => {
     const state = makeState({ MOOR_TEST_PACK: '1' });
-    await startDaemon(state, ['--detached', '--grace-ms', '9000']);
+    await startDaemon(state, ['--detached', '--grace-ms', '12000']);
     const busy = new ProxyClient(state);
-    const write = busy.send('tools/call', { name: 'slow_write', arguments: { ms: 6500 } }, true);
+    const write = busy.send('tools/call', { name: 'slow_write', arguments: { ms: 8500 } }, true);
     await new Promise((r) => setTimeout(r, 300));
     const old = incarnationPid(state);
     expect(await control(state, 'stop')).toBeDefined();
@@ -190,7 +190,7 @@ describe('a daemon draining its grace period', () => {
     expect(answer.result?.tools).toBeDefined();
     expect(late.stderr.join('\n')).toMatch(/waiting for the daemon \(pid \d+\) to finish shutting down/);
     expect(incarnationPid(state)).not.toBe(old);
-    expect((await busy.response(write)).result?.structuredContent).toMatchObject({ slept: 6500 });
+    expect((await busy.response(write)).result?.structuredContent).toMatchObject({ slept: 8500 });
   }, 40_000);
 });
 
