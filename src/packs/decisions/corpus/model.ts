@@ -50,7 +50,12 @@ export interface Decision {
   readonly links: DecisionLinks;
   /** Governed-path globs relative to the workspace root; a leading `!` negates. */
   readonly governs: readonly string[];
-  /** Markdown body without front matter. */
+  /**
+   * Markdown body without front matter. In a loaded corpus this is a getter
+   * that reads the file (through a small cache) instead of holding 65 MB of
+   * text in memory; it is not an own property, so copy it explicitly rather
+   * than relying on `{ ...decision }`.
+   */
   readonly body: string;
 }
 

@@ -64,37 +64,6 @@ export class DocLog {
   }
 }
 
-/** Calls `visit(term, doc, tf)` for every posting: the block's first (term-major), then the log's. */
-function forEachPosting(
-  block: PostingBlock,
-  log: DocLog,
-  visit: (term: number, doc: number, tf: number) => void,
-): void {
-  const terms = block.starts.length - 1;
-  for (let t = 0; t < terms; t++) {
-    let at = block.byteStarts[t] as number;
-    let doc = -1;
-    for (let p = block.starts[t] as number, end = block.starts[t + 1] as number; p < end; p++) {
-      let delta = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = block.bytes[at++] as number;
-        delta |= (b & 0x7f) << shift;
-        shift += 7;
-      } while (b & 0x80);
-      doc += delta;
-      visit(t, doc, block.tfs[p] as number);
-    }
-  }
-  let k = 0;
-  for (let d = 0; d < log.docs; d++) {
-    const slot = log.slots[d] as number;
-    for (const end = log.ends[d] as number; k < end; k++)
-      visit(log.terms[k] as number, slot, log.tfs[k] as number);
-  }
-}
-
 function varintSize(n: number): number {
   return n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5;
 }
@@ -119,51 +88,94 @@ export class PostingBlock {
 
   /**
    * A new block holding the block's postings followed by the log's, doc ids
-   * mapped through `remap` (-1 drops the posting). `remap` must be monotonic
-   * and log slots newer than block docs, so each term's docs stay ascending.
+   * mapped through `remap` (-1 drops the posting; null keeps ids). The map
+   * must be monotonic and log slots newer than block docs, so each term's
+   * docs stay ascending. Two passes: sizes, then bytes.
    */
-  static merge(
-    block: PostingBlock,
-    log: DocLog,
-    termCount: number,
-    remap: (doc: number) => number,
-  ): PostingBlock {
-    const counts = new Int32Array(termCount + 1);
-    const byteCounts = new Int32Array(termCount + 1);
-    const last = new Int32Array(termCount).fill(-1);
-    forEachPosting(block, log, (t, doc) => {
-      const d = remap(doc);
-      if (d < 0) return;
-      counts[t + 1] = (counts[t + 1] as number) + 1;
-      byteCounts[t + 1] = (byteCounts[t + 1] as number) + varintSize(d - (last[t] as number));
-      last[t] = d;
-    });
-    for (let t = 0; t < termCount; t++) {
-      counts[t + 1] = (counts[t + 1] as number) + (counts[t] as number);
-      byteCounts[t + 1] = (byteCounts[t + 1] as number) + (byteCounts[t] as number);
-    }
-    const starts = counts.slice();
-    const byteStarts = byteCounts.slice();
-    const bytes = new Uint8Array(byteCounts[termCount] as number);
-    const tfs = new Uint8Array(counts[termCount] as number);
-    last.fill(-1);
-    // counts / byteCounts now serve as per-term write cursors.
-    forEachPosting(block, log, (t, doc, tf) => {
-      const d = remap(doc);
-      if (d < 0) return;
-      const p = counts[t] as number;
-      tfs[p] = tf;
-      counts[t] = p + 1;
-      let delta = d - (last[t] as number);
-      last[t] = d;
-      let at = byteCounts[t] as number;
-      while (delta >= 0x80) {
-        bytes[at++] = (delta & 0x7f) | 0x80;
-        delta >>>= 7;
+  static merge(block: PostingBlock, log: DocLog, termCount: number, remap: Int32Array | null): PostingBlock {
+    const m = new Merge(termCount);
+    m.pass(block, log, remap, null);
+    const starts = m.prefixSums(m.counts);
+    const byteStarts = m.prefixSums(m.byteCounts);
+    const out = new PostingBlock(
+      starts,
+      byteStarts,
+      new Uint8Array(byteStarts[termCount] as number),
+      new Uint8Array(starts[termCount] as number),
+    );
+    m.counts.set(starts);
+    m.byteCounts.set(byteStarts);
+    m.last.fill(-1);
+    m.pass(block, log, remap, out);
+    return out;
+  }
+}
+
+/** Merge state: per-term counts (then write cursors) and the last doc written per term. */
+class Merge {
+  readonly counts: Int32Array;
+  readonly byteCounts: Int32Array;
+  readonly last: Int32Array;
+
+  constructor(readonly termCount: number) {
+    this.counts = new Int32Array(termCount + 1);
+    this.byteCounts = new Int32Array(termCount + 1);
+    this.last = new Int32Array(termCount).fill(-1);
+  }
+
+  /** Exclusive prefix sums of per-term sizes counted at index t + 1: the start of each term. */
+  prefixSums(sizes: Int32Array): Int32Array {
+    const out = new Int32Array(this.termCount + 1);
+    for (let t = 0; t < this.termCount; t++) out[t + 1] = (out[t] as number) + (sizes[t + 1] as number);
+    return out;
+  }
+
+  /** Visit every live posting: count it (out null) or write it into `out`. Loops written out: this runs over millions. */
+  pass(block: PostingBlock, log: DocLog, remap: Int32Array | null, out: PostingBlock | null): void {
+    const terms = block.starts.length - 1;
+    const bytes = block.bytes;
+    for (let t = 0; t < terms; t++) {
+      let at = block.byteStarts[t] as number;
+      let doc = -1;
+      for (let p = block.starts[t] as number, end = block.starts[t + 1] as number; p < end; p++) {
+        let b = bytes[at++] as number;
+        let delta = b & 0x7f;
+        for (let shift = 7; b & 0x80; shift += 7) {
+          b = bytes[at++] as number;
+          delta |= (b & 0x7f) << shift;
+        }
+        doc += delta;
+        const d = remap === null ? doc : (remap[doc] as number);
+        if (d >= 0) this.put(t, d, block.tfs[p] as number, out);
       }
-      bytes[at++] = delta;
-      byteCounts[t] = at;
-    });
-    return new PostingBlock(starts, byteStarts, bytes, tfs);
+    }
+    let k = 0;
+    for (let i = 0; i < log.docs; i++) {
+      const slot = log.slots[i] as number;
+      const end = log.ends[i] as number;
+      const d = remap === null ? slot : (remap[slot] as number);
+      if (d >= 0) for (; k < end; k++) this.put(log.terms[k] as number, d, log.tfs[k] as number, out);
+      k = end;
+    }
+  }
+
+  private put(t: number, d: number, tf: number, out: PostingBlock | null): void {
+    let delta = d - (this.last[t] as number);
+    this.last[t] = d;
+    if (out === null) {
+      this.counts[t + 1] = (this.counts[t + 1] as number) + 1;
+      this.byteCounts[t + 1] = (this.byteCounts[t + 1] as number) + varintSize(delta);
+      return;
+    }
+    const p = this.counts[t] as number;
+    out.tfs[p] = tf;
+    this.counts[t] = p + 1;
+    let at = this.byteCounts[t] as number;
+    while (delta >= 0x80) {
+      out.bytes[at++] = (delta & 0x7f) | 0x80;
+      delta >>>= 7;
+    }
+    out.bytes[at++] = delta;
+    this.byteCounts[t] = at;
   }
 }

@@ -175,7 +175,7 @@ export class SearchIndex {
       const remap = new Int32Array(this.slots);
       let next = 0;
       for (let s = 0; s < this.slots; s++) remap[s] = this.alive[s] === 1 ? next++ : -1;
-      this.block = PostingBlock.merge(this.block, this.log, this.dict.size, (d) => remap[d] as number);
+      this.block = PostingBlock.merge(this.block, this.log, this.dict.size, remap);
       for (let s = 0; s < this.slots; s++) {
         const to = remap[s] as number;
         if (to >= 0) this.docLen[to] = this.docLen[s] as number;
@@ -187,7 +187,7 @@ export class SearchIndex {
       this.log.clear();
       this.onRemap?.(remap);
     } else if (mergeLog) {
-      this.block = PostingBlock.merge(this.block, this.log, this.dict.size, (d) => d);
+      this.block = PostingBlock.merge(this.block, this.log, this.dict.size, null);
       this.log.clear();
     }
     this.delta = null;
@@ -279,7 +279,7 @@ export class SearchIndex {
       this.delta =
         this.log.length === 0
           ? PostingBlock.empty()
-          : PostingBlock.merge(PostingBlock.empty(), this.log, this.dict.size, (d) => d);
+          : PostingBlock.merge(PostingBlock.empty(), this.log, this.dict.size, null);
     }
     return this.delta;
   }
