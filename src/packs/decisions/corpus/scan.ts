@@ -35,7 +35,7 @@ function corpusPathOf(ctx: ScanContext, abs: string): string {
 
 /**
  * What one path is now: a decision file, a skipped Markdown file, a folder to
- * walk (its realpath), or nothing (vanished, hidden, not Markdown).
+ * walk (its realpath), or nothing (vanished, hidden folder, not Markdown).
  */
 export function inspect(
   ctx: ScanContext,
@@ -43,8 +43,13 @@ export function inspect(
   dirent?: Dirent,
 ): ScanEntry | { readonly kind: 'dir'; readonly abs: string; readonly real: string } | null {
   const name = path.basename(abs);
-  if (name.startsWith('.')) return null;
   const corpusPath = corpusPathOf(ctx, abs);
+  if (name.startsWith('.')) {
+    // Hidden folders (.git) are not corpus content; a hidden Markdown file is worth a word.
+    return isMarkdownFile(name) && !isNonDecisionFile(name.slice(1))
+      ? { kind: 'skipped', abs, corpusPath, reason: 'hidden file; not read as a decision' }
+      : null;
+  }
   let isLink: boolean;
   let isDir: boolean;
   try {

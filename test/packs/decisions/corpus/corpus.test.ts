@@ -170,6 +170,19 @@ describe('unsafe and unusual files', () => {
     expect(loaded.problems.find((p) => p.path.endsWith('0050-huge.md'))?.kind).toBe('skipped');
   });
 
+  it('reports hidden Markdown files but ignores hidden folders', () => {
+    const { corpus, root, cleanup } = copyMixed();
+    cleanups.push(cleanup);
+    writeFileSync(path.join(corpus, '.0052-draft.md'), '# 52. Draft\n\n## Status\n\nProposed\n');
+    mkdirSync(path.join(corpus, '.obsidian'));
+    writeFileSync(path.join(corpus, '.obsidian/0053-notes.md'), '# 53. Notes\n');
+    const loaded = loadCorpus({ workspaceRoot: root, corpusDir: corpus });
+    expect(loaded.problems.filter((p) => p.kind === 'skipped').map((p) => [p.path, p.message])).toEqual([
+      ['docs/decisions/.0052-draft.md', 'hidden file; not read as a decision'],
+    ]);
+    expect(loaded.resolve('53').kind).toBe('not-found');
+  });
+
   it('reports a FIFO named like a decision instead of blocking on it', () => {
     const { corpus, root, cleanup } = copyMixed();
     cleanups.push(cleanup);
