@@ -33,12 +33,14 @@ export interface SearchResult {
 }
 
 const MAX_QUERY_WORDS = 32;
+const EXPANSION_CACHE = 1024;
 const DEFAULT_LIMIT = 10;
 
 export class DecisionSearch {
   private readonly dict = new TermDict();
   private readonly index: SearchIndex;
   private readonly expander: TermExpander;
+  private readonly expansions = new Map<string, readonly Expansion[]>();
   private docs: (Decision | null)[] = [];
   private readonly slotOf = new Map<string, number>();
   private scores = new Float64Array(0);
@@ -110,6 +112,7 @@ export class DecisionSearch {
   commit(): void {
     this.index.commit();
     this.expander.sync();
+    this.expansions.clear();
   }
 
   search(query: string, options: SearchOptions = {}): SearchResult {
@@ -117,7 +120,7 @@ export class DecisionSearch {
     const limit = Math.max(0, options.limit ?? DEFAULT_LIMIT);
     const words = [...new Set(tokenizeToStrings(query))].slice(0, MAX_QUERY_WORDS);
     const df = (id: number): number => this.index.docFrequency(id);
-    const groups: Expansion[][] = words.map((w) => this.expander.expand(w, df));
+    const groups = words.map((w) => this.expand(w, df));
     this.ensureScratch();
     const n = this.index.score(groups, this.scores, this.hitCounts, this.best, this.touched);
     const wanted = groups.length;
@@ -145,6 +148,21 @@ export class DecisionSearch {
       this.hitCounts[s] = 0;
     }
     return { total: candidates.length, hits, matchedAll };
+  }
+
+  /**
+   * Expansions of one query word, remembered until the index changes: paging
+   * through results repeats the query, and typo expansion scans thousands of
+   * terms.
+   */
+  private expand(word: string, df: (id: number) => number): readonly Expansion[] {
+    let found = this.expansions.get(word);
+    if (found === undefined) {
+      found = this.expander.expand(word, df);
+      if (this.expansions.size >= EXPANSION_CACHE) this.expansions.clear();
+      this.expansions.set(word, found);
+    }
+    return found;
   }
 
   private collect(n: number, keep: (slot: number) => boolean): number[] {
