@@ -5,8 +5,8 @@
  * A body whose file changed since it was indexed is returned as it is now,
  * and the change is reported so the corpus re-reads the file.
  */
-import { stripFrontMatter } from './parse-madr.js';
-import { readText, statStamp } from './read.js';
+import { hasFrontMatter, stripFrontMatter } from './parse-madr.js';
+import { readPrefix, readText, statStamp } from './read.js';
 import { normalizeText } from './text.js';
 
 const CAPACITY = 512;
@@ -53,6 +53,24 @@ export class BodyCache {
     const body = stripFrontMatter(normalizeText(text));
     this.put(key, body);
     return body;
+  }
+
+  /**
+   * The start of a body, for a snippet: the cached body when there is one,
+   * else the first `bytes` of the file, decoded but not cached. `complete`
+   * says whether that is the whole body.
+   */
+  prefix(readPath: string, stamp: string, bytes: number): { text: string; complete: boolean } {
+    const hit = this.entries.get(this.keyOf(readPath, stamp));
+    if (hit !== undefined) return { text: hit, complete: true };
+    const read = readPrefix(readPath, bytes);
+    if (read === null) return { text: '', complete: true };
+    const text = normalizeText(read.text);
+    const body = stripFrontMatter(text);
+    // Front matter longer than the prefix: the cut text would be YAML, so take the whole body.
+    if (!read.complete && body === text && hasFrontMatter(text))
+      return { text: this.get(readPath, stamp), complete: true };
+    return { text: body, complete: read.complete };
   }
 
   /** Seed the cache with a body just read (a freshly changed file is likely to be asked for). */

@@ -13,6 +13,7 @@ import type { Decision, DecisionFormat, DecisionLinks, DecisionStatus } from './
 /** Where bodies come from (the corpus's body cache). */
 export interface BodySource {
   get(readPath: string, stamp: string): string;
+  prefix(readPath: string, stamp: string, bytes: number): { text: string; complete: boolean };
 }
 
 export type PlainDecision = Omit<Decision, 'body'>;
@@ -63,6 +64,11 @@ export class LazyDecision implements Decision {
   /** The Markdown after the front matter, read from the file (through a small cache). */
   get body(): string {
     return this.#source.get(this.#readPath, this.#stamp);
+  }
+
+  /** About the first `bytes` of the body (all of it when `complete`), without caching it. */
+  bodyPrefix(bytes: number): { text: string; complete: boolean } {
+    return this.#source.prefix(this.#readPath, this.#stamp, bytes);
   }
 
   toJSON(): Decision {

@@ -17,7 +17,11 @@ export interface PrepareEntry {
   readonly rel: string;
 }
 
-const NO_BODY = { source: { get: () => '' }, readPath: '', stamp: '' };
+const NO_BODY = {
+  source: { get: () => '', prefix: () => ({ text: '', complete: true }) },
+  readPath: '',
+  stamp: '',
+};
 
 export type PreparedFile =
   | { readonly outcome: 'gone' }

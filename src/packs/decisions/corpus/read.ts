@@ -61,6 +61,30 @@ function readAll(fd: number): string | null {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
+/**
+ * The first `bytes` bytes of a file, decoded, and whether that was all of it.
+ * Snippets usually need only the top of a file; decoding just that keeps a
+ * search from allocating whole files.
+ */
+export function readPrefix(file: string, bytes: number): { text: string; complete: boolean } | null {
+  let fd: number;
+  try {
+    fd = openSync(file, OPEN_FLAGS);
+  } catch {
+    return null;
+  }
+  try {
+    if (buffer.length < bytes) buffer = Buffer.allocUnsafe(bytes);
+    const got = readSync(fd, buffer, 0, bytes, 0);
+    const view = buffer.subarray(0, got);
+    return { text: isAscii(view) ? view.toString('latin1') : view.toString('utf8'), complete: got < bytes };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The current text of a file already known to be a decision, with no stat: null when it cannot be read. */
 export function readText(file: string): string | null {
   let fd: number;

@@ -4,9 +4,11 @@
  * every word) → optional status filter → a deterministic page of hits with
  * snippets.
  */
+
+import { LazyDecision } from './lazy-decision.js';
 import type { Decision, DecisionStatus } from './model.js';
 import { type Expansion, type ExportedLog, SearchIndex } from './search-index.js';
-import { makeSnippet } from './snippet.js';
+import { hasMatch, makeSnippet } from './snippet.js';
 import { TermDict } from './term-dict.js';
 import { TermExpander } from './term-expand.js';
 import { findTitle } from './text.js';
@@ -33,6 +35,8 @@ export interface SearchResult {
 }
 
 const MAX_QUERY_WORDS = 32;
+/** Enough for front matter, title and the first paragraphs, where most matches are. */
+const SNIPPET_PREFIX_BYTES = 4096;
 const EXPANSION_CACHE = 1024;
 const DEFAULT_LIMIT = 10;
 
@@ -138,8 +142,7 @@ export class DecisionSearch {
     const ids = new Set(groups.flatMap((g) => g.map((e) => e.id)));
     const hits = page.map((slot) => {
       const d = this.docs[slot] as Decision;
-      const body = d.body;
-      const snippet = makeSnippet(this.index.tokenizer, d.title, body, findTitle(body)?.next ?? 0, ids);
+      const snippet = this.snippet(d, ids);
       return { decision: d, score: this.scores[slot] as number, snippet };
     });
     for (let k = 0; k < n; k++) {
@@ -148,6 +151,22 @@ export class DecisionSearch {
       this.hitCounts[s] = 0;
     }
     return { total: candidates.length, hits, matchedAll };
+  }
+
+  /**
+   * A hit's snippet, from the top of its file when the match is there (the
+   * usual case), else from the whole body.
+   */
+  private snippet(d: Decision, ids: ReadonlySet<number>): string {
+    const tok = this.index.tokenizer;
+    if (d instanceof LazyDecision) {
+      const head = d.bodyPrefix(SNIPPET_PREFIX_BYTES);
+      const from = findTitle(head.text)?.next ?? 0;
+      if (head.complete || hasMatch(tok, head.text, from, ids))
+        return makeSnippet(tok, d.title, head.text, from, ids);
+    }
+    const body = d.body;
+    return makeSnippet(tok, d.title, body, findTitle(body)?.next ?? 0, ids);
   }
 
   /**

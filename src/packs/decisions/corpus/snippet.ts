@@ -24,6 +24,16 @@ function firstMatch(
   return null;
 }
 
+/**
+ * Whether any of `ids` occurs in text[from, ...) with room for a snippet
+ * around it: a match in the last stretch of a cut text may need more text.
+ */
+export function hasMatch(tok: Tokenizer, text: string, from: number, ids: ReadonlySet<number>): boolean {
+  const end = Math.max(from, text.length - SNIPPET_WIDTH);
+  const hit = firstMatch(tok, text, from, text.length, ids);
+  return hit !== null && hit[0] < end;
+}
+
 function mark(tok: Tokenizer, text: string, start: number, end: number, ids: ReadonlySet<number>): string {
   let out = '';
   let pos = start;

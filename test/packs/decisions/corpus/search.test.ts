@@ -94,6 +94,12 @@ describe('snippets', () => {
     );
   });
 
+  it('finds a match deep in a long file', () => {
+    expect(corpus.search('zeppelin').hits[0]?.snippet).toBe(
+      '… ut labore et dolore magna aliqua. ## Decision Outcome At the very end we mention the **zeppelin** hangar, far beyond the first four kilobytes of this file.',
+    );
+  });
+
   it('falls back to the title when only the title matches', () => {
     expect(corpus.search('edge').hits[0]?.snippet).toBe('Cache HTTP responses at the **edge**');
   });
