@@ -77,6 +77,13 @@ describe('loading the mixed corpus', () => {
     ]);
   });
 
+  it('reads bodies on demand, and serializes them', () => {
+    const d = mixed().decisions.find((x) => x.id === '0002');
+    expect(d?.body.startsWith('# Use PostgreSQL for storage\n')).toBe(true);
+    expect(d?.body).not.toContain('deciders:');
+    expect(JSON.parse(JSON.stringify(d)).body).toBe(d?.body);
+  });
+
   it('follows successor chains to their end', () => {
     const corpus = mixed();
     const first = corpus.decisions.find((d) => d.id === '0022');
