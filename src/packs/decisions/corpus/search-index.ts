@@ -5,14 +5,16 @@
  * block when it grows, and tombstones are compacted away when they pile up.
  * So one edited file costs one document's tokens, never a rebuild.
  */
+import { countLive, type Expansion, type IndexView, scoreGroups } from './bm25.js';
 import { DocLog, PostingBlock } from './postings.js';
+
+export type { Expansion } from './bm25.js';
+
 import type { TermDict } from './term-dict.js';
 import { TermCounter, Tokenizer } from './tokenize.js';
 
 /** BM25F-style field weight: a title occurrence counts as this many body occurrences. */
 export const TITLE_WEIGHT = 3;
-const K1 = 1.2;
-const B = 0.75;
 
 export interface DocText {
   readonly title: string;
@@ -29,12 +31,6 @@ export interface ExportedLog {
   /** Where each document's postings end in `terms` / `tfs`. */
   readonly ends: Int32Array<ArrayBuffer>;
   readonly docLens: Float32Array<ArrayBuffer>;
-}
-
-/** Per query term, the dictionary terms that count for it and how much. */
-export interface Expansion {
-  readonly id: number;
-  readonly weight: number;
 }
 
 export class SearchIndex {
@@ -195,31 +191,10 @@ export class SearchIndex {
 
   /** Live documents containing `term`, counted from the block and the log. */
   private countLive(term: number): number {
-    let n = 0;
-    for (const block of [this.block, this.deltaBlock()]) {
-      if (term + 1 >= block.starts.length) continue;
-      let at = block.byteStarts[term] as number;
-      let d = -1;
-      for (let p = block.starts[term] as number, end = block.starts[term + 1] as number; p < end; p++) {
-        let b = block.bytes[at++] as number;
-        let delta = b & 0x7f;
-        for (let shift = 7; b & 0x80; shift += 7) {
-          b = block.bytes[at++] as number;
-          delta |= (b & 0x7f) << shift;
-        }
-        d += delta;
-        if (this.alive[d] === 1) n++;
-      }
-    }
-    return n;
+    return countLive(term, [this.block, this.deltaBlock()], this.alive);
   }
 
-  /**
-   * Score live documents for a query given as groups of expansions (one group
-   * per query word). Adds each group's best expansion score per slot into
-   * `scores`, counts matched groups in `hits`, and lists the slots touched in
-   * `out[0, n)`; returns n. `best` is scratch, all zero on entry and exit.
-   */
+  /** Score a query (see bm25.ts): one group of expansions per query word. */
   score(
     groups: readonly (readonly Expansion[])[],
     scores: Float64Array,
@@ -227,51 +202,16 @@ export class SearchIndex {
     best: Float64Array,
     out: Int32Array,
   ): number {
-    const delta = this.deltaBlock();
-    const n = this.live;
-    const avg = n > 0 ? this.totalLen / n : 1;
     if (this.touched.length < this.slots) this.touched = new Int32Array(this.slots * 2);
-    const groupTouched = this.touched;
-    let touchedAll = 0;
-    for (const group of groups) {
-      let gt = 0;
-      for (const { id, weight } of group) {
-        const df = this.docFrequency(id);
-        if (df <= 0) continue;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5)) * weight;
-        for (let pass = 0; pass < 2; pass++) {
-          const block = pass === 0 ? this.block : delta;
-          if (id + 1 >= block.starts.length) continue;
-          const bytes = block.bytes;
-          const tfs = block.tfs;
-          let at = block.byteStarts[id] as number;
-          let d = -1;
-          for (let p = block.starts[id] as number, end = block.starts[id + 1] as number; p < end; p++) {
-            let b = bytes[at++] as number;
-            let delta = b & 0x7f;
-            for (let shift = 7; b & 0x80; shift += 7) {
-              b = bytes[at++] as number;
-              delta |= (b & 0x7f) << shift;
-            }
-            d += delta;
-            if (this.alive[d] !== 1) continue;
-            const tf = tfs[p] as number;
-            const s = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * (this.docLen[d] as number)) / avg));
-            const prev = best[d] as number;
-            if (prev === 0) groupTouched[gt++] = d;
-            if (s > prev) best[d] = s;
-          }
-        }
-      }
-      for (let k = 0; k < gt; k++) {
-        const d = groupTouched[k] as number;
-        if (hits[d] === 0) out[touchedAll++] = d;
-        hits[d] = (hits[d] as number) + 1;
-        scores[d] = (scores[d] as number) + (best[d] as number);
-        best[d] = 0;
-      }
-    }
-    return touchedAll;
+    const view: IndexView = {
+      blocks: [this.block, this.deltaBlock()],
+      alive: this.alive,
+      docLen: this.docLen,
+      live: this.live,
+      totalLen: this.totalLen,
+      df: (t) => this.docFrequency(t),
+    };
+    return scoreGroups(view, groups, { scores, hits, best, out, groupTouched: this.touched });
   }
 
   private deltaBlock(): PostingBlock {

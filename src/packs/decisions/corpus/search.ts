@@ -13,6 +13,7 @@ import { TermDict } from './term-dict.js';
 import { TermExpander } from './term-expand.js';
 import { findTitle } from './text.js';
 import { tokenizeToStrings } from './tokenize.js';
+import { topK } from './top-k.js';
 
 export interface SearchOptions {
   readonly status?: DecisionStatus | undefined;
@@ -138,7 +139,7 @@ export class DecisionSearch {
       candidates = this.collect(n, (s) => keep(s, false));
       matchedAll = false;
     }
-    const page = this.topK(candidates, offset + limit).slice(offset, offset + limit);
+    const page = topK(candidates, offset + limit, (a, b) => this.before(a, b)).slice(offset, offset + limit);
     const ids = new Set(groups.flatMap((g) => g.map((e) => e.id)));
     const hits = page.map((slot) => {
       const d = this.docs[slot] as Decision;
@@ -199,44 +200,6 @@ export class DecisionSearch {
     const sb = this.scores[b] as number;
     if (sa !== sb) return sa > sb;
     return (this.docs[a]?.path ?? '') < (this.docs[b]?.path ?? '');
-  }
-
-  /** The best k candidates, in order. A bounded heap keeps "the" over 10k documents cheap. */
-  private topK(candidates: number[], k: number): number[] {
-    if (k <= 0) return [];
-    const cmp = (a: number, b: number): number => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0);
-    if (candidates.length <= k * 4) return candidates.sort(cmp).slice(0, k);
-    // Min-heap on "worst first" holding the k best seen so far.
-    const heap: number[] = [];
-    const worse = (i: number, j: number): boolean => this.before(heap[j] as number, heap[i] as number);
-    const swap = (i: number, j: number): void => {
-      const t = heap[i] as number;
-      heap[i] = heap[j] as number;
-      heap[j] = t;
-    };
-    const down = (i: number): void => {
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && worse(l, m)) m = l;
-        if (r < heap.length && worse(r, m)) m = r;
-        if (m === i) return;
-        swap(i, m);
-        i = m;
-      }
-    };
-    for (const c of candidates) {
-      if (heap.length < k) {
-        heap.push(c);
-        for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1)
-          swap(i, (i - 1) >> 1);
-      } else if (this.before(c, heap[0] as number)) {
-        heap[0] = c;
-        down(0);
-      }
-    }
-    return heap.sort(cmp);
   }
 
   private ensureScratch(): void {
