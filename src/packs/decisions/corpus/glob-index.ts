@@ -37,7 +37,24 @@ function under(base: string): Test {
   return (file) => file === base || file.startsWith(prefix);
 }
 
-function classify(pattern: string): { base: string; test: Test } {
+interface Classified {
+  readonly base: string;
+  readonly test: Test;
+}
+
+/** Decisions share patterns (10,000 records use under 3,000 distinct globs): classify each once. */
+const classified = new Map<string, Classified>();
+
+function classify(pattern: string): Classified {
+  let c = classified.get(pattern);
+  if (c === undefined) {
+    c = classifyNew(pattern);
+    classified.set(pattern, c);
+  }
+  return c;
+}
+
+function classifyNew(pattern: string): Classified {
   const p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   if (!GLOB_CHARS.test(p)) return { base: p, test: under(p) };
   if (p.endsWith('/**') && !GLOB_CHARS.test(p.slice(0, -3))) {

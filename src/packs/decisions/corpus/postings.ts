@@ -30,8 +30,9 @@ export class DocLog {
 
   reserve(postings: number): void {
     if (postings > this.terms.length) {
-      this.terms = growInts(this.terms, postings);
-      this.tfs = growBytes(this.tfs, postings);
+      const size = Math.max(postings, this.terms.length * 2);
+      this.terms = growInts(this.terms, size);
+      this.tfs = growBytes(this.tfs, size);
     }
   }
 

@@ -93,13 +93,25 @@ export class SearchIndex {
     const titleTokens = c.count(doc.title, 0, doc.title.length, TITLE_WEIGHT, true);
     const bodyTokens = c.count(doc.body, doc.from, doc.body.length, 1, true);
     this.ensureTerms(this.dict.size);
-    for (let k = 0; k < c.distinct; k++) {
-      const t = c.touched[k] as number;
-      this.log.push(t, c.counts[t] as number);
-      this.df[t] = (this.df[t] as number) + 1;
+    // Runs once per posting (millions at load): locals instead of property chains, one capacity check.
+    const distinct = c.distinct;
+    const log = this.log;
+    log.reserve(log.length + distinct);
+    const { touched, counts } = c;
+    const { terms, tfs } = log;
+    const df = this.df;
+    let n = log.length;
+    for (let k = 0; k < distinct; k++) {
+      const t = touched[k] as number;
+      const tf = counts[t] as number;
+      terms[n] = t;
+      tfs[n++] = tf > 255 ? 255 : tf;
+      df[t] = (df[t] as number) + 1;
+      counts[t] = 0;
     }
-    this.log.endDoc(slot);
-    c.reset();
+    log.length = n;
+    c.distinct = 0;
+    log.endDoc(slot);
     const len = titleTokens * TITLE_WEIGHT + bodyTokens;
     this.docLen[slot] = len;
     this.alive[slot] = 1;
