@@ -188,9 +188,10 @@ export async function benchProxy() {
   // 3. Daemon memory and CPU per request.
   const pid = daemonPid(state);
   const client = new LineClient([MOOR, ...stdioArgs], env);
-  for (let i = 0; i < 500; i++)
+  // Idle: warmed up (room loaded, every decision read once so the corpus's lazily loaded bodies are in,
+  // code compiled), then quiet long enough for the daemon's idle collection.
+  for (let i = 0; i < 2 * refs.length; i++)
     await client.request('tools/call', { name: 'get_decision', arguments: { ref: refs[i % refs.length] } });
-  // Idle: warmed up (room loaded, code compiled), then quiet long enough for the daemon's idle collection.
   await new Promise((r) => setTimeout(r, 2000));
   const idle = rssKiB(pid);
   const cpu0 = cpuMicros(pid);

@@ -32,6 +32,11 @@ export interface DaemonRunFlags {
   readonly http?: string | boolean | undefined;
   readonly tokenFile?: string | undefined;
   readonly allowRoot?: readonly string[] | undefined;
+  /** `--pack NAME`, repeatable; default decisions. */
+  readonly pack?: readonly string[] | undefined;
+  readonly taskRetentionMs?: number | undefined;
+  readonly allowWrites?: boolean | undefined;
+  readonly httpDefaultSession?: string | undefined;
 }
 
 /** `7410`, `localhost:7410`, `0.0.0.0:0`, `[::1]:7410` → host and port. */
@@ -94,6 +99,10 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
         stderrLog: flags.detached !== true,
         http,
         allowedRoots: flags.allowRoot,
+        packs: flags.pack,
+        taskRetentionMs: flags.taskRetentionMs,
+        allowWrites: flags.allowWrites,
+        httpDefaultSession: flags.httpDefaultSession,
       },
       lock.release,
     );
@@ -137,6 +146,10 @@ export async function runDaemonFromArgv(argv: readonly string[]): Promise<void> 
         http: { type: 'string' },
         'token-file': { type: 'string' },
         'allow-root': { type: 'string', multiple: true },
+        pack: { type: 'string', multiple: true },
+        'task-retention-ms': { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        'http-default-session': { type: 'string' },
       },
       strict: true,
     });
@@ -151,6 +164,10 @@ export async function runDaemonFromArgv(argv: readonly string[]): Promise<void> 
       http: values.http,
       tokenFile: values['token-file'],
       allowRoot: values['allow-root'],
+      pack: values.pack,
+      taskRetentionMs: wholeNumber('--task-retention-ms', values['task-retention-ms'], 0),
+      allowWrites: values['allow-writes'],
+      httpDefaultSession: values['http-default-session'],
     };
     if (flags.http !== undefined) parseHostPort(flags.http === true ? DEFAULT_HTTP : String(flags.http));
   } catch (error) {
@@ -185,6 +202,10 @@ function runArgs(flags: DaemonRunFlags): string[] {
     args.push('--http', flags.http === true ? DEFAULT_HTTP : flags.http);
   if (flags.tokenFile) args.push('--token-file', path.resolve(flags.tokenFile));
   for (const root of flags.allowRoot ?? []) args.push('--allow-root', path.resolve(root));
+  for (const pack of flags.pack ?? []) args.push('--pack', pack);
+  if (flags.taskRetentionMs !== undefined) args.push('--task-retention-ms', String(flags.taskRetentionMs));
+  if (flags.allowWrites) args.push('--allow-writes');
+  if (flags.httpDefaultSession) args.push('--http-default-session', flags.httpDefaultSession);
   return args;
 }
 
@@ -263,6 +284,11 @@ export async function statusCommand(json: boolean): Promise<void> {
   say(`  http:          ${status.httpUrl ?? 'off'}`);
   say(`  clients:       ${status.connectedClients}`);
   say(`  in flight:     ${status.inFlight} (limit ${status.maxInFlight})`);
+  if (status.memory) {
+    say(
+      `  memory:        ${(status.memory.rss / 2 ** 20).toFixed(0)} MiB resident, ${(status.memory.heapUsed / 2 ** 20).toFixed(0)} MiB heap in use`,
+    );
+  }
   say(`  workspaces:    ${status.workspaces.length === 0 ? 'none loaded' : ''}`);
   for (const w of status.workspaces) say(`    ${w.root} (${w.connections} connections)`);
 }
@@ -297,6 +323,21 @@ function runOptions(command: Command): Command {
       '--allow-root <dir>',
       'a directory HTTP clients may name in Moor-Workspace (repeatable; default: any directory you own)',
       (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--pack <name>',
+      'a tool pack to serve (repeatable; default decisions; conformance = the MCP conformance fixtures, tests only)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--task-retention-ms <ms>',
+      'how long a finished task stays readable (default 600000)',
+      int('--task-retention-ms', 0),
+    )
+    .option('--allow-writes', 'serve tools that write into the workspace (draft_decision)')
+    .option(
+      '--http-default-session <key>',
+      'session key for HTTP requests without Moor-Session (test set-ups)',
     );
 }
 

@@ -10,7 +10,13 @@
  * the incarnation, release the lock.
  */
 import { AdmissionGate } from '../host/admission.js';
-import type { DaemonStatus, Incarnation, SessionHello } from '../protocol/hello.js';
+import type {
+  DaemonStatus,
+  Incarnation,
+  SessionHello,
+  TasksControlReply,
+  TasksControlRequest,
+} from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { IdleCollector } from './idle-gc.js';
 import type { DaemonLog } from './logger.js';
@@ -33,6 +39,8 @@ export interface DaemonConfig {
   onStopped?(): Promise<void> | void;
   /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
   onStopping?(): Promise<void> | void;
+  /** Answers `moor tasks …` control hellos. */
+  tasks?(request: TasksControlRequest): TasksControlReply;
   /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
   beforeListen?(daemon: { readonly incarnation: Incarnation; readonly gate: AdmissionGate }): Promise<void>;
 }
@@ -72,6 +80,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
       void shutdown('control stop');
     },
     onRequestFinished: () => idle.served(),
+    ...(config.tasks ? { tasks: config.tasks } : {}),
   });
 
   const shutdown = (reason: string): Promise<void> => {

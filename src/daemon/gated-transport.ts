@@ -89,7 +89,8 @@ export class GatedTransport implements Transport {
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (isRequest(message)) {
-      if (!UNGATED.has(message.method)) {
+      // tasks/* polls are cheap: they never wait behind, or are refused for, long calls.
+      if (!UNGATED.has(message.method) && !message.method.startsWith('tasks/')) {
         const ticket = this.#gate.tryEnter();
         if (typeof ticket !== 'function') {
           this.#refuse(message, ticket);

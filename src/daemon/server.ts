@@ -18,6 +18,8 @@ import {
   type Incarnation,
   parseHello,
   type SessionHello,
+  type TasksControlReply,
+  type TasksControlRequest,
 } from '../protocol/hello.js';
 import { GatedTransport } from './gated-transport.js';
 
@@ -54,6 +56,8 @@ export interface SocketServerOptions {
   onStopRequested(): void;
   /** Called after every answered request (idle bookkeeping). */
   onRequestFinished?(): void;
+  /** Answers a control hello 'tasks' (`moor tasks …`). */
+  tasks?(request: TasksControlRequest): TasksControlReply;
 }
 
 interface Connection {
@@ -114,6 +118,9 @@ export class SocketServer {
       inFlight: this.#options.gate.inFlight,
       maxInFlight: this.#options.gate.limit,
       workspaces: described.workspaces,
+      memory: (({ rss, heapTotal, heapUsed, external }) => ({ rss, heapTotal, heapUsed, external }))(
+        process.memoryUsage(),
+      ),
     };
   }
 
@@ -225,6 +232,13 @@ export class SocketServer {
       ok: true,
       incarnation: this.#options.incarnation,
       ...(hello.control === 'status' ? { status: this.status() } : {}),
+      ...(hello.control === 'tasks' && hello.tasks !== undefined
+        ? {
+            tasks: this.#options.tasks?.(hello.tasks) ?? {
+              error: { code: 'TASKS_UNAVAILABLE', message: 'this daemon serves no tasks' },
+            },
+          }
+        : {}),
     };
     socket.end(`${JSON.stringify(reply)}\n`);
     if (hello.control === 'stop') {

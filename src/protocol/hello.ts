@@ -28,7 +28,23 @@ export interface SessionHello {
 
 export interface ControlHello {
   readonly moor: typeof HELLO_VERSION;
-  readonly control: 'status' | 'stop';
+  readonly control: 'status' | 'stop' | 'tasks';
+  /** With control 'tasks' (`moor tasks …`). */
+  readonly tasks?: TasksControlRequest;
+}
+
+/** `moor tasks list|get|cancel`: every task of the daemon, or one session key's. */
+export interface TasksControlRequest {
+  readonly action: 'list' | 'get' | 'cancel';
+  readonly taskId?: string;
+  /** Only this owner's tasks (default: all; the socket is the user's own). */
+  readonly sessionKey?: string;
+}
+
+export interface TasksControlReply {
+  /** DetailedTask objects plus `tool` and `owner`. */
+  readonly tasks?: ReadonlyArray<Record<string, unknown>>;
+  readonly error?: { readonly code: string; readonly message: string };
 }
 
 export type Hello = SessionHello | ControlHello;
@@ -42,6 +58,13 @@ export interface DaemonStatus {
   readonly inFlight: number;
   readonly maxInFlight: number;
   readonly workspaces: ReadonlyArray<{ readonly root: string; readonly connections: number }>;
+  /** Resident set, V8 heap reserved and in use, and memory outside the heap, in bytes. */
+  readonly memory?: {
+    readonly rss: number;
+    readonly heapTotal: number;
+    readonly heapUsed: number;
+    readonly external: number;
+  };
 }
 
 export type HelloReply =
@@ -50,6 +73,7 @@ export type HelloReply =
       readonly ok: true;
       readonly incarnation: Incarnation;
       readonly status?: DaemonStatus;
+      readonly tasks?: TasksControlReply;
     }
   | {
       readonly moor: typeof HELLO_VERSION;
@@ -76,7 +100,24 @@ export function parseHello(line: string): Hello | { readonly error: string } {
   if ('control' in hello) {
     if (hello.control === 'status' || hello.control === 'stop')
       return { moor: HELLO_VERSION, control: hello.control };
-    return { error: 'control must be "status" or "stop"' };
+    if (hello.control === 'tasks') {
+      const t = hello.tasks as Record<string, unknown> | undefined;
+      if (typeof t !== 'object' || t === null || !['list', 'get', 'cancel'].includes(t.action as string))
+        return { error: 'tasks.action must be "list", "get" or "cancel"' };
+      if (t.action !== 'list' && typeof t.taskId !== 'string') return { error: 'tasks.taskId is required' };
+      if (t.sessionKey !== undefined && typeof t.sessionKey !== 'string')
+        return { error: 'tasks.sessionKey must be a string' };
+      return {
+        moor: HELLO_VERSION,
+        control: 'tasks',
+        tasks: {
+          action: t.action as TasksControlRequest['action'],
+          ...(typeof t.taskId === 'string' ? { taskId: t.taskId } : {}),
+          ...(typeof t.sessionKey === 'string' ? { sessionKey: t.sessionKey } : {}),
+        },
+      };
+    }
+    return { error: 'control must be "status", "stop" or "tasks"' };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };
