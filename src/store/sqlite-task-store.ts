@@ -1,0 +1,208 @@
+/**
+ * The daemon's durable TaskStore: one SQLite file in the state dir
+ * (better-sqlite3, WAL, busy_timeout), versioned migrations. Writes are
+ * synchronous: when create() returns, the row is committed, so a
+ * CreateTaskResult is only ever sent for a task a tasks/get will find —
+ * also after `kill -9` (WAL with synchronous=NORMAL survives a process
+ * crash; only an OS crash may lose the last commits).
+ *
+ * Status writes are fenced in SQL (`… WHERE id = ? AND status IN
+ * ('working','input_required')`): a terminal status never changes, whoever
+ * writes second.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrate.js';
+import type {
+  NewTask,
+  TaskError,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+  TerminalPayload,
+  TerminalStatus,
+} from './task-store.js';
+
+interface Row {
+  id: string;
+  owner_key: string;
+  tool: string;
+  status: TaskStatus;
+  status_message: string | null;
+  created_at: number;
+  last_updated_at: number;
+  terminal_at: number | null;
+  retention_ms: number;
+  poll_interval_ms: number;
+  result_json: string | null;
+  error_json: string | null;
+  input_requests_json: string | null;
+  incarnation: string;
+}
+
+const RUNNING = "status IN ('working','input_required')";
+const NOT_EXPIRED = '(terminal_at IS NULL OR terminal_at + retention_ms > ?)';
+
+export interface SqliteTaskStoreOptions {
+  /** Database file; created 0600 with its directory. ':memory:' for tests. */
+  readonly file: string;
+  readonly busyTimeoutMs?: number;
+}
+
+export class SqliteTaskStore implements TaskStore {
+  readonly db: Database.Database;
+  readonly #insert: Database.Statement;
+  readonly #get: Database.Statement;
+  readonly #listAll: Database.Statement;
+  readonly #listOwner: Database.Statement;
+  readonly #setWorking: Database.Statement;
+  readonly #setWorkingKeepMessage: Database.Statement;
+  readonly #setInput: Database.Statement;
+  readonly #finish: Database.Statement;
+  readonly #interrupt: Database.Statement;
+  readonly #sweep: Database.Statement;
+
+  constructor(options: SqliteTaskStoreOptions) {
+    if (options.file !== ':memory:') {
+      fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
+      if (!fs.existsSync(options.file)) fs.closeSync(fs.openSync(options.file, 'a', 0o600));
+    }
+    this.db = new Database(options.file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db);
+    const db = this.db;
+    this.#insert = db.prepare(`INSERT INTO tasks
+      (id, owner_key, tool, status, status_message, created_at, last_updated_at, retention_ms, poll_interval_ms, incarnation)
+      VALUES (@id, @ownerKey, @tool, 'working', @statusMessage, @createdAt, @createdAt, @retentionMs, @pollIntervalMs, @incarnation)`);
+    this.#get = db.prepare(`SELECT * FROM tasks WHERE id = ? AND ${NOT_EXPIRED}`);
+    this.#listAll = db.prepare(`SELECT * FROM tasks WHERE ${NOT_EXPIRED} ORDER BY created_at DESC`);
+    this.#listOwner = db.prepare(
+      `SELECT * FROM tasks WHERE owner_key = ? AND ${NOT_EXPIRED} ORDER BY created_at DESC`,
+    );
+    this.#setWorking = db.prepare(
+      `UPDATE tasks SET status = 'working', status_message = ?, input_requests_json = NULL, last_updated_at = ? WHERE id = ? AND ${RUNNING}`,
+    );
+    this.#setWorkingKeepMessage = db.prepare(
+      `UPDATE tasks SET status = 'working', input_requests_json = NULL, last_updated_at = ? WHERE id = ? AND ${RUNNING}`,
+    );
+    this.#setInput = db.prepare(
+      `UPDATE tasks SET status = 'input_required', input_requests_json = ?, last_updated_at = ? WHERE id = ? AND ${RUNNING}`,
+    );
+    this.#finish = db.prepare(`UPDATE tasks SET status = @status,
+      status_message = CASE WHEN @keepMessage = 1 THEN status_message ELSE @statusMessage END,
+      result_json = @result, error_json = @error, input_requests_json = NULL,
+      terminal_at = @now, last_updated_at = @now WHERE id = @id AND ${RUNNING}`);
+    this.#interrupt =
+      db.prepare(`UPDATE tasks SET status = 'failed', status_message = @message, error_json = @error,
+      input_requests_json = NULL, terminal_at = @now, last_updated_at = @now
+      WHERE ${RUNNING} AND incarnation != @incarnation`);
+    this.#sweep = db.prepare(
+      'DELETE FROM tasks WHERE terminal_at IS NOT NULL AND terminal_at + retention_ms <= ?',
+    );
+  }
+
+  create(task: NewTask): TaskRecord {
+    this.#insert.run({
+      id: task.id,
+      ownerKey: task.ownerKey,
+      tool: task.tool,
+      statusMessage: task.statusMessage ?? null,
+      createdAt: task.createdAt,
+      retentionMs: task.retentionMs,
+      pollIntervalMs: task.pollIntervalMs,
+      incarnation: task.incarnation,
+    });
+    return {
+      id: task.id,
+      ownerKey: task.ownerKey,
+      tool: task.tool,
+      status: 'working',
+      statusMessage: task.statusMessage ?? null,
+      createdAt: task.createdAt,
+      lastUpdatedAt: task.createdAt,
+      terminalAt: null,
+      retentionMs: task.retentionMs,
+      pollIntervalMs: task.pollIntervalMs,
+      result: null,
+      error: null,
+      inputRequests: null,
+      incarnation: task.incarnation,
+    };
+  }
+
+  get(id: string, now: number): TaskRecord | undefined {
+    const row = this.#get.get(id, now) as Row | undefined;
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  list(ownerKey: string | undefined, now: number): TaskRecord[] {
+    const rows = (
+      ownerKey === undefined ? this.#listAll.all(now) : this.#listOwner.all(ownerKey, now)
+    ) as Row[];
+    return rows.map(fromRow);
+  }
+
+  setWorking(id: string, statusMessage: string | null | undefined, now: number): boolean {
+    const info =
+      statusMessage === undefined
+        ? this.#setWorkingKeepMessage.run(now, id)
+        : this.#setWorking.run(statusMessage, now, id);
+    return info.changes === 1;
+  }
+
+  setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): boolean {
+    return this.#setInput.run(JSON.stringify(inputRequests), now, id).changes === 1;
+  }
+
+  finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean {
+    const info = this.#finish.run({
+      id,
+      status,
+      keepMessage: payload.statusMessage === undefined ? 1 : 0,
+      statusMessage: payload.statusMessage ?? null,
+      result: payload.result === undefined ? null : JSON.stringify(payload.result),
+      error: payload.error === undefined ? null : JSON.stringify(payload.error),
+      now,
+    });
+    return info.changes === 1;
+  }
+
+  interruptOthers(incarnation: string, error: TaskError, now: number): number {
+    return this.#interrupt.run({ incarnation, message: error.message, error: JSON.stringify(error), now })
+      .changes;
+  }
+
+  sweep(now: number): number {
+    return this.#sweep.run(now).changes;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function fromRow(row: Row): TaskRecord {
+  return {
+    id: row.id,
+    ownerKey: row.owner_key,
+    tool: row.tool,
+    status: row.status,
+    statusMessage: row.status_message,
+    createdAt: row.created_at,
+    lastUpdatedAt: row.last_updated_at,
+    terminalAt: row.terminal_at,
+    retentionMs: row.retention_ms,
+    pollIntervalMs: row.poll_interval_ms,
+    result: row.result_json === null ? null : JSON.parse(row.result_json),
+    error: row.error_json === null ? null : (JSON.parse(row.error_json) as TaskError),
+    inputRequests:
+      row.input_requests_json === null
+        ? null
+        : (JSON.parse(row.input_requests_json) as Record<string, unknown>),
+    incarnation: row.incarnation,
+  };
+}
