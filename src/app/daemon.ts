@@ -26,6 +26,7 @@ import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { resolveWorkspace } from './options.js';
+import { namedPacks } from './packs.js';
 
 export interface DaemonRunOptions {
   /** Default workspace for a hello that names none. */
@@ -46,6 +47,8 @@ export interface DaemonRunOptions {
    * Default: any directory owned by the daemon's user.
    */
   readonly allowedRoots?: readonly string[] | undefined;
+  /** Extra packs by name (`--pack`): `conformance`. */
+  readonly packs?: readonly string[] | undefined;
 }
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
@@ -74,7 +77,11 @@ export async function runDaemon(
   const decisionsFor = (decisionsDir: string | undefined) =>
     erasePack(createDecisionsPack({ decisionsDir, watch: true }));
   const catalogDecisions = decisionsFor(undefined);
-  const catalogPacks = [catalogDecisions, ...(testPack ? [erasePack(createTestingPack())] : [])];
+  const catalogPacks = [
+    catalogDecisions,
+    ...(testPack ? [erasePack(createTestingPack())] : []),
+    ...namedPacks(options.packs ?? []),
+  ];
   const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE);
   const defaults = resolveWorkspace({ workspace: options.workspace, decisions: options.decisions });
 
@@ -201,6 +208,10 @@ export async function runDaemon(
         identity: IDENTITY,
         incarnation,
         admission: gate,
+        // List changes and resource updates reach listen streams through the catalog's event bus.
+        bus: catalog.events,
+        // The lean path carries plain structured tools only (no logs, input rounds or streaming).
+        ...(catalog.leanSafe ? {} : { lean: false }),
         bindForRequest: ({ sessionKey, workspace }) => {
           const key: RoomKey =
             workspace === undefined

@@ -13,17 +13,19 @@ import type { DecisionsState } from '../packs/decisions/state.js';
 import { LineTransport } from '../protocol/line-transport.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import type { ResolvedWorkspace } from './options.js';
+import { namedPacks } from './packs.js';
 
 export function serveDirect(
   resolved: ResolvedWorkspace,
   log: (line: string) => void,
+  packs: readonly string[] = [],
 ): { close(): Promise<void> } {
   const pack = createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: true });
   const workspace = new Workspace(resolved.root);
   const state: DecisionsState = workspace.stateOf(pack);
   log(describeStartup(state));
 
-  const catalog = new Catalog([erasePack(pack)], SERVER_PREAMBLE);
+  const catalog = new Catalog([erasePack(pack), ...namedPacks(packs)], SERVER_PREAMBLE);
   const binding = workspace.bind(undefined);
   const factory = createServerFactory(catalog, {
     identity: IDENTITY,

@@ -19,7 +19,17 @@ export function registerStdio(program: Command): void {
       'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
     )
     .option('-d, --decisions <dir>', 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)')
-    .action(async (options: WorkspaceOptions & { direct?: boolean }) => {
+    .option(
+      '--pack <name>',
+      'with --direct: serve this pack besides decisions (repeatable; conformance = the MCP conformance fixtures, tests only)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action(async (options: WorkspaceOptions & { direct?: boolean; pack?: string[] }) => {
+      if (!options.direct && options.pack !== undefined) {
+        fail(
+          new Error('--pack needs --direct: the daemon serves the packs given to `moor daemon run --pack`'),
+        );
+      }
       if (!options.direct) {
         const { runProxy } = await import('../proxy/main.js');
         runProxy({ workspace: options.workspace, decisions: options.decisions });
@@ -31,7 +41,7 @@ export function registerStdio(program: Command): void {
           import('../app/options.js'),
         ]);
         const log = (line: string) => process.stderr.write(`${line}\n`);
-        serveDirect(resolveWorkspace(options), log);
+        serveDirect(resolveWorkspace(options), log, options.pack);
       } catch (error) {
         fail(error);
       }

@@ -4,9 +4,15 @@
  * lexicographic order (the 2026-07-28 revision asks for a deterministic order;
  * the SDK's own registry would put integer-like names first).
  */
-import type { ListResourceTemplatesResult, Tool } from '@modelcontextprotocol/server';
+import {
+  InMemoryServerEventBus,
+  type ListResourceTemplatesResult,
+  type Prompt,
+  type ServerEventBus,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Pack, ResourceFamily, ToolDefinition } from './pack.js';
+import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 
 export interface CatalogTool {
   readonly pack: Pack<unknown>;
@@ -19,12 +25,34 @@ export interface CatalogResourceFamily {
   readonly family: ResourceFamily<unknown>;
 }
 
+export interface CatalogPrompt {
+  readonly pack: Pack<unknown>;
+  readonly definition: PromptDefinition<unknown>;
+  readonly wire: Prompt;
+}
+
 export class Catalog {
   readonly tools: Tool[];
+  /** prompts/list, in lexicographic order like tools. */
+  readonly prompts: Prompt[];
   readonly resourceTemplates: ListResourceTemplatesResult['resourceTemplates'];
   readonly resourceFamilies: readonly CatalogResourceFamily[];
   readonly instructions: string;
+  /**
+   * True when every tool is a plain structured tool (declares an output
+   * schema and answers `{ structured, text }`): such a catalog may be served
+   * by the HTTP lean path. Tools that shape their own results may also log,
+   * ask for input or stream, which only the SDK path carries.
+   */
+  readonly leanSafe: boolean;
+  /**
+   * The process's change events (list changed, resource updated): packs
+   * publish through HostContext, the HTTP endpoint's listen streams and the
+   * pinned stdio instances consume them.
+   */
+  readonly events: ServerEventBus;
   readonly #byName: ReadonlyMap<string, CatalogTool>;
+  readonly #prompts: ReadonlyMap<string, CatalogPrompt>;
 
   constructor(packs: readonly Pack<unknown>[], preamble: string) {
     const entries: CatalogTool[] = [];
@@ -39,15 +67,36 @@ export class Catalog {
     }
     this.#byName = byName;
     this.tools = entries.map((e) => e.wire);
+    this.leanSafe = entries.every((e) => e.definition.output !== undefined);
     this.resourceFamilies = packs.flatMap((pack) => pack.resources.map((family) => ({ pack, family })));
-    this.resourceTemplates = this.resourceFamilies.map(({ family }) => ({
-      uriTemplate: family.uriTemplate,
-      name: family.name,
-      title: family.title,
-      description: family.description,
-      mimeType: family.mimeType,
-    }));
+    this.resourceTemplates = this.resourceFamilies.flatMap(({ family }) =>
+      family.uriTemplate === undefined
+        ? []
+        : [
+            {
+              uriTemplate: family.uriTemplate,
+              name: family.name,
+              title: family.title,
+              description: family.description,
+              mimeType: family.mimeType,
+            },
+          ],
+    );
+    const prompts = new Map<string, CatalogPrompt>();
+    for (const pack of packs) {
+      for (const definition of pack.prompts ?? []) {
+        if (prompts.has(definition.name)) throw new Error(`Two packs define the prompt ${definition.name}`);
+        prompts.set(definition.name, { pack, definition, wire: toWirePrompt(definition) });
+      }
+    }
+    this.#prompts = new Map([...prompts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    this.prompts = [...this.#prompts.values()].map((p) => p.wire);
     this.instructions = [preamble, ...packs.map((p) => p.instructions)].join('\n\n');
+    this.events = new InMemoryServerEventBus();
+  }
+
+  prompt(name: string): CatalogPrompt | undefined {
+    return this.#prompts.get(name);
   }
 
   tool(name: string): CatalogTool | undefined {
@@ -64,10 +113,32 @@ function toWireTool(definition: ToolDefinition<unknown>): Tool {
     name: definition.name,
     title: definition.title,
     description: definition.description,
-    inputSchema: jsonSchemaOf(definition.input, 'input') as Tool['inputSchema'],
-    outputSchema: jsonSchemaOf(definition.output, 'output') as Tool['outputSchema'],
+    inputSchema: (definition.inputJsonSchema ??
+      jsonSchemaOf(definition.input, 'input')) as Tool['inputSchema'],
+    ...(definition.output === undefined
+      ? {}
+      : { outputSchema: jsonSchemaOf(definition.output, 'output') as Tool['outputSchema'] }),
     annotations: definition.annotations,
   };
+}
+
+/** A prompt's arguments from its zod object: name, `.describe()` text, required unless optional. */
+function toWirePrompt(definition: PromptDefinition<unknown>): Prompt {
+  const prompt: Prompt = { name: definition.name, description: definition.description };
+  if (definition.title !== undefined) prompt.title = definition.title;
+  if (definition.args !== undefined) {
+    const json = jsonSchemaOf(definition.args, 'input') as {
+      properties?: Record<string, { description?: string }>;
+      required?: string[];
+    };
+    const required = new Set(json.required ?? []);
+    prompt.arguments = Object.entries(json.properties ?? {}).map(([name, property]) => ({
+      name,
+      ...(property.description === undefined ? {} : { description: property.description }),
+      required: required.has(name),
+    }));
+  }
+  return prompt;
 }
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {

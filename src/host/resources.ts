@@ -37,7 +37,13 @@ export function readResource(catalog: Catalog, binding: Binding, uri: string): R
   const owner = catalog.familyFor(uri);
   const content = owner?.family.read(binding.stateOf(owner.pack), uri);
   if (!content) throw new ResourceNotFoundError(uri);
-  return { contents: [{ uri: content.uri, mimeType: content.mimeType, text: content.text }] };
+  return {
+    contents: [
+      'text' in content
+        ? { uri: content.uri, mimeType: content.mimeType, text: content.text }
+        : { uri: content.uri, mimeType: content.mimeType, blob: content.blob },
+    ],
+  };
 }
 
 function encodeCursor(offset: number): string {

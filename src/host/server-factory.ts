@@ -18,7 +18,12 @@ import {
 import { CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
+import { installCompletions } from './completions.js';
+import { hostContext } from './host-context.js';
+import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
+import { installPrompts } from './prompts.js';
 import { listResources, readResource } from './resources.js';
+import { followEvents, installLegacySubscriptions } from './subscriptions.js';
 import { callTool } from './tool-call.js';
 
 export interface ServerIdentity {
@@ -68,9 +73,19 @@ const CACHE_HINTS = {
 
 export function createServerFactory(catalog: Catalog, options: FactoryOptions): McpServerFactory {
   const extensions = options.extensions ?? [];
+  const hasPrompts = catalog.prompts.length > 0;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
-    resources: { listChanged: true },
+    resources: { listChanged: true, subscribe: true },
+    ...(hasPrompts ? { prompts: { listChanged: true } } : {}),
+    ...(hasPrompts || catalog.resourceTemplates.length > 0 ? { completions: {} } : {}),
+    logging: {},
+  };
+  const serverOptions = {
+    capabilities,
+    instructions: catalog.instructions,
+    cacheHints: CACHE_HINTS,
+    requestState: { verify: requestStateCodec().verify },
   };
   for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
   const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
@@ -81,7 +96,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     const binding = options.bind(ctx);
     const server = new Server(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
-      { capabilities, instructions: catalog.instructions, cacheHints: CACHE_HINTS },
+      serverOptions,
     );
     server.setRequestHandler('tools/list', () => toolsList);
     server.setRequestHandler('tools/call', async (request, reqCtx) => {
@@ -92,11 +107,14 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
       }
       return runPlain();
     });
-    const plainCall = (request: CallToolRequest, reqCtx: ServerContext): Promise<CallToolResult> => {
+    const plainCall = async (request: CallToolRequest, reqCtx: ServerContext): Promise<CallToolResult> => {
       const progressToken = reqCtx.mcpReq._meta?.progressToken;
+      const channel = inputChannel(reqCtx, `tools/call:${request.params.name}`);
       return callTool(catalog, binding, request.params, {
         signal: reqCtx.mcpReq.signal,
         onInternalError: options.onInternalError,
+        host: hostContext(server, reqCtx, catalog.events),
+        requestInput: channel.requestInput,
         progress: async (progress, total, message) => {
           if (progressToken === undefined) return;
           await reqCtx.mcpReq.notify({
@@ -109,6 +127,11 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
             },
           });
         },
+      }).catch(async (error: unknown) => {
+        // input_required crosses the SDK's seam like a result (its legacy shim asks a 2025 client in place).
+        if (error instanceof InputRequiredSignal)
+          return (await channel.inputRequired(error)) as unknown as CallToolResult;
+        throw error;
       });
     };
     server.setRequestHandler('resources/list', (request) =>
@@ -118,6 +141,12 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     server.setRequestHandler('resources/read', (request) =>
       readResource(catalog, binding, request.params.uri),
     );
+    if (hasPrompts) installPrompts(server, catalog, binding);
+    if (capabilities.completions) installCompletions(server, catalog);
+    const subscribed = new Set<string>();
+    if (ctx.era === 'legacy') installLegacySubscriptions(server, subscribed);
+    // Connections (stdio, socket) follow the process's change events; HTTP listen streams read the bus themselves.
+    if (ctx.requestInfo === undefined) followEvents(server, ctx, catalog.events, subscribed);
     for (const extension of extensions) extension.install?.(server, binding, ctx);
     return server;
   };

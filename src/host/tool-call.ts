@@ -6,10 +6,10 @@
  */
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { JsonRpcCode, MoorError } from '../errors.js';
+import { JsonRpcCode, MoorError, ToolError } from '../errors.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
-import type { ToolContext } from './pack.js';
+import type { HostContext, ToolContext } from './pack.js';
 
 export interface CallRequest {
   readonly name: string;
@@ -21,7 +21,30 @@ export interface CallEnvironment {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Where unexpected handler failures are reported (never stdout). */
   onInternalError(error: unknown, tool: string): void;
+  /** Logging, client capabilities and change announcements; absent: logs dropped, nothing known. */
+  readonly host?: HostContext;
+  /** The channel for ToolContext.requestInput; absent where none exists (the tool gets a ToolError). */
+  requestInput?: ToolContext<unknown>['requestInput'];
 }
+
+/**
+ * Errors that carry their own answer pass through callTool untouched: a
+ * JSON-RPC error for the whole call (ProtocolError), or a host signal such
+ * as "input required" (marked `passThrough`).
+ */
+function passesThrough(error: unknown): boolean {
+  return (
+    error instanceof ProtocolError ||
+    (typeof error === 'object' && error !== null && (error as { passThrough?: unknown }).passThrough === true)
+  );
+}
+
+const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
+  throw new ToolError(
+    'USAGE',
+    'This tool needs answers from you, and this connection has no way to ask: call it from a client that supports tasks, multi-round-trip input or elicitation.',
+  );
+};
 
 export async function callTool(
   catalog: Catalog,
@@ -46,26 +69,38 @@ export async function callTool(
     sessionKey: binding.sessionKey,
     signal: env.signal,
     progress: env.progress,
+    host: env.host ?? SILENT_HOST,
+    requestInput: env.requestInput ?? noInputChannel,
   };
   try {
     const output = await entry.definition.handler(parsed.data, ctx);
+    if ('raw' in output) return output.raw;
     return {
       content: [{ type: 'text', text: output.text }],
       structuredContent: output.structured as Record<string, unknown>,
     };
   } catch (error) {
+    if (passesThrough(error)) throw error;
     if (error instanceof MoorError) return errorResult(error.message);
     env.onInternalError(error, request.name);
     return errorResult(`The tool ${request.name} failed unexpectedly; the daemon log has the details.`);
   }
 }
 
+/** The host where nothing is wired: logs go nowhere, capabilities are unknown, announcements are dropped. */
+export const SILENT_HOST: HostContext = {
+  log: async () => {},
+  clientCapabilities: undefined,
+  listChanged: () => {},
+  resourceUpdated: () => {},
+};
+
 export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** `__`-prefixed arguments are host-level hints (architecture §3), never tool input. */
-function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
+export function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(args)) {
     if (key.startsWith('__')) {

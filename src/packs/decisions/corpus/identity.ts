@@ -28,6 +28,9 @@ export function isMarkdownFile(name: string): boolean {
 
 /** README, index and template files sit beside decisions but are not decisions. */
 export function isNonDecisionFile(name: string): boolean {
+  // Decision files usually start with a digit: answer those without any string work.
+  const c = name.charCodeAt(0) | 0x20;
+  if (c !== 0x72 && c !== 0x69 && c !== 0x74) return false;
   const stem = stripMarkdownExt(name).toLowerCase();
   return stem === 'readme' || stem === 'index' || stem.startsWith('template');
 }

@@ -81,6 +81,22 @@ export function parseRelationLine(
   return refs.length === 0 ? null : { kind, refs };
 }
 
+/**
+ * First-character screen before the regex: after indentation and a bullet, a
+ * relation line starts with s(upersedes), a(mends) or t(his decision). Most
+ * lines fail here without running a regex at all.
+ */
+function mayBeRelation(text: string, pos: number): boolean {
+  let c = text.charCodeAt(pos);
+  while (c === 0x20 || c === 0x09) c = text.charCodeAt(++pos);
+  if (c === 0x2d || c === 0x2a || c === 0x2b) {
+    c = text.charCodeAt(++pos);
+    while (c === 0x20 || c === 0x09) c = text.charCodeAt(++pos);
+  }
+  c |= 0x20;
+  return c === 0x73 || c === 0x61 || c === 0x74;
+}
+
 /** Cheap test for "could this line be a relation?", anchored at a line start via the sticky flag. */
 const RELATION_START =
   /[ \t]*(?:[-*+][ \t]+)?(?:(?:this|the)[ \t]+(?:decision|adr|record)[ \t]+(?:is[ \t]+)?)?(?:super[sc]ed|amend)/iy;
@@ -92,8 +108,12 @@ const RELATION_START =
  */
 export function scanRelationLines(text: string, from: number, to: number, out: LinkCollector): void {
   for (let pos = from; pos < to; ) {
-    RELATION_START.lastIndex = pos;
     const end = nextLineStart(text, pos);
+    if (!mayBeRelation(text, pos)) {
+      pos = end;
+      continue;
+    }
+    RELATION_START.lastIndex = pos;
     if (RELATION_START.test(text)) {
       const parsed = parseRelationLine(text.slice(pos, end).trimEnd(), true);
       if (parsed !== null) out.addAll(parsed.kind, parsed.refs);

@@ -1,0 +1,75 @@
+/**
+ * prompts/list and prompts/get over the catalog's prompts. Arguments are
+ * validated with the prompt's zod object (invalid ones are -32602, like an
+ * unknown prompt); a prompt may ask the client for input exactly as a tool
+ * does (input.ts).
+ */
+import {
+  type GetPromptRequest,
+  type GetPromptResult,
+  type InputRequiredResult,
+  ProtocolError,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { JsonRpcCode } from '../errors.js';
+import type { Binding } from './binding.js';
+import type { Catalog } from './catalog.js';
+import { hostContext } from './host-context.js';
+import { InputRequiredSignal, inputChannel } from './input.js';
+import type { PromptContext } from './pack.js';
+
+export function installPrompts(server: Server, catalog: Catalog, binding: Binding): void {
+  const list = { prompts: catalog.prompts };
+  server.setRequestHandler('prompts/list', () => list);
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    getPrompt(server, catalog, binding, request, ctx),
+  );
+}
+
+async function getPrompt(
+  server: Server,
+  catalog: Catalog,
+  binding: Binding,
+  request: GetPromptRequest,
+  reqCtx: ServerContext,
+): Promise<GetPromptResult | InputRequiredResult> {
+  const { name } = request.params;
+  const entry = catalog.prompt(name);
+  if (!entry) {
+    throw new ProtocolError(
+      JsonRpcCode.InvalidParams,
+      `Unknown prompt: ${name}. Call prompts/list for the prompts this server offers.`,
+      { prompt: name },
+    );
+  }
+  let args: unknown = request.params.arguments ?? {};
+  if (entry.definition.args !== undefined) {
+    const parsed = entry.definition.args.safeParse(args);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map(
+        (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`,
+      );
+      throw new ProtocolError(
+        JsonRpcCode.InvalidParams,
+        `Invalid arguments for prompt ${name}: ${problems.join('; ')}. Call prompts/list for its arguments.`,
+        { prompt: name },
+      );
+    }
+    args = parsed.data;
+  }
+  const channel = inputChannel(reqCtx, `prompts/get:${name}`);
+  const ctx: PromptContext<unknown> = {
+    state: binding.stateOf(entry.pack),
+    workspaceRoot: binding.workspaceRoot,
+    signal: reqCtx.mcpReq.signal,
+    host: hostContext(server, reqCtx, catalog.events),
+    requestInput: channel.requestInput,
+  };
+  try {
+    return await entry.definition.handler(args, ctx);
+  } catch (error) {
+    if (error instanceof InputRequiredSignal) return channel.inputRequired(error);
+    throw error;
+  }
+}
