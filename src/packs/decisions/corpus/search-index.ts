@@ -105,7 +105,7 @@ export class SearchIndex {
       const t = touched[k] as number;
       const tf = counts[t] as number;
       terms[n] = t;
-      tfs[n++] = tf > 255 ? 255 : tf;
+      tfs[n++] = Math.min(tf, 255);
       df[t] = (df[t] as number) + 1;
       counts[t] = 0;
     }
