@@ -34,7 +34,7 @@ import type { AdmissionGate } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
 import type { Catalog } from '../host/catalog.js';
 import type { Pack } from '../host/pack.js';
-import { createServerFactory, type ServerIdentity } from '../host/server-factory.js';
+import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import { type Incarnation, SESSION_KEY_PATTERN } from '../protocol/hello.js';
 import { traceIdOf } from '../protocol/trace.js';
 import {
@@ -77,6 +77,8 @@ export interface HttpEndpointOptions {
    */
   bindForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): Binding;
   onInternalError(error: unknown, tool: string): void;
+  /** Protocol extensions on the SDK path (e.g. durable tasks). */
+  readonly extensions?: readonly HostExtension[];
   log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
   /** The lean path for hot methods (default true); false sends everything to the SDK handler. */
   readonly lean?: boolean;
@@ -140,6 +142,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     identity: options.identity,
     bind: (ctx) => bindingFromHeaders(ctx, options),
     onInternalError: options.onInternalError,
+    ...(options.extensions !== undefined ? { extensions: options.extensions } : {}),
   });
   const sdk = createMcpHandler(factory, {
     legacy: 'stateless',
@@ -291,7 +294,8 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     // Listen streams are long-lived and do no work, and a cancellation only lightens the load:
     // neither counts against the in-flight limit.
     let release: () => void = noop;
-    if (!listen && !cancellation) {
+    // tasks/* polls are cheap and must never wait behind (or be refused for) long calls.
+    if (!listen && !cancellation && !method?.startsWith('tasks/')) {
       const entered = options.admission.tryEnter();
       if (typeof entered === 'string') {
         refuse(res, id, entered, method, parsed);
@@ -514,7 +518,10 @@ function bindingFromHeaders(ctx: McpRequestContext, options: HttpEndpointOptions
     return bound;
   };
   return {
-    sessionKey,
+    // A keyless request may still get the daemon's default session key (bindForRequest decides).
+    get sessionKey() {
+      return sessionKey ?? resolve().sessionKey;
+    },
     get workspaceRoot() {
       return resolve().workspaceRoot;
     },

@@ -100,6 +100,7 @@ export interface LeanOptions {
 }
 
 const PRIME_ID = '__moor_lean_prime__';
+const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'];
 /** `_meta` keys a lean modern request may carry: the envelope and W3C trace context. */
@@ -141,6 +142,8 @@ export class LeanPath {
     this.#leanTools = new Set(
       options.catalog.tools
         .filter((tool) => tool.outputSchema === undefined || tool.outputSchema.type === 'object')
+        // Task-capable tools (and their input rounds) are the tasks extension's, on the SDK path.
+        .filter((tool) => options.catalog.tool(tool.name)?.definition.task === undefined)
         .map((tool) => tool.name),
     );
   }
@@ -252,6 +255,8 @@ export class LeanPath {
     switch (method) {
       case 'tools/call': {
         if (this.#modernMeta === undefined || !onlyKeys(params, CALL_PARAMS)) return undefined;
+        // A call that declares the tasks extension may get a task: never answered here.
+        if (declaresTasks(meta[CLIENT_CAPABILITIES_META_KEY])) return undefined;
         const name = params.name;
         const args = params.arguments;
         if (typeof name !== 'string' || !this.#nameHeaderMatches(headers, name)) return undefined;
@@ -459,6 +464,13 @@ export class LeanPath {
     timer.unref();
     return timer;
   }
+}
+
+/** Whether client capabilities declare the tasks extension (such calls stay on the SDK path). */
+function declaresTasks(capabilities: unknown): boolean {
+  if (!isPlainObject(capabilities)) return false;
+  const extensions = capabilities.extensions;
+  return isPlainObject(extensions) && TASKS_EXTENSION_ID in extensions;
 }
 
 function isRequestId(id: unknown): id is JsonRpcId {

@@ -338,6 +338,22 @@ const CORPUS: readonly Case[] = [
     'sdk',
     'echo',
   ),
+  // The tasks extension: a declaring tools/call may get a task, and tasks/* are the extension's.
+  modern(
+    'modern echo declaring the tasks extension',
+    150,
+    'tools/call',
+    {
+      ...call({ text: 'task?' }, 'echo'),
+      _meta: {
+        'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      },
+    },
+    'sdk',
+    'echo',
+  ),
+  modern('modern tasks/get', 151, 'tasks/get', { taskId: 'some-task-id' }, 'sdk', 'some-task-id'),
+  modern('modern tasks/cancel', 152, 'tasks/cancel', { taskId: 'some-task-id' }, 'sdk', 'some-task-id'),
   modern('modern tools/list numeric cursor', 59, 'tools/list', { cursor: 5 }, 'sdk'),
   modern('modern resources/list', 60, 'resources/list', {}, 'sdk'),
   modern('modern resources/list bad cursor', 61, 'resources/list', { cursor: '!!' }, 'sdk'),

@@ -4,7 +4,7 @@
  * graph and governed paths answered from memory. Everything is synchronous,
  * so an answer never mixes two versions of the corpus.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DerivedState } from './derive.js';
 import { CorpusError } from './errors.js';
@@ -62,7 +62,7 @@ export class Corpus {
         `decision folder ${options.corpusDir} is outside the workspace root ${root}`,
       );
     }
-    if (inspect({ root, corpusDir: dir }, dir)?.kind !== 'dir') {
+    if (!isDirectory(dir)) {
       throw new CorpusError('not-a-directory', `decision folder ${options.corpusDir} is not a directory`);
     }
     this.workspaceRoot = root;
@@ -71,12 +71,14 @@ export class Corpus {
     this.store = new RecordStore(root, dir, options.watch === true, (readPath) => this.markDirty(readPath));
     this.derived = new DerivedState(root, dir);
     this.parallel = options.parallel;
+    if (options.watch === true) {
+      // Watching before reading: a file changed during the load is re-checked right after it.
+      this.watcher = new CorpusWatcher((p) => this.markDirty(p));
+      this.watcher.add(dir);
+    }
     const { dirs } = this.rescan();
     this.governance = this.settle().governance;
-    if (options.watch === true) {
-      this.watcher = new CorpusWatcher((p) => this.markDirty(p));
-      for (const d of dirs) this.watcher.add(d);
-    }
+    if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
   }
 
   get decisions(): readonly Decision[] {
@@ -242,6 +244,14 @@ export class Corpus {
       this.derived.update([], [], this.store.problems());
     }
     return { stats: batch.stats, governance: this.governance };
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

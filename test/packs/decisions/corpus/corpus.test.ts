@@ -93,6 +93,16 @@ describe('loading the mixed corpus', () => {
     ]);
   });
 
+  it('loads a corpus from a hidden folder', () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    mkdirSync(path.join(dir, '.adr'));
+    writeFileSync(path.join(dir, '.adr/0001-hidden-home.md'), '# 1. Hidden home\n\n## Status\n\nAccepted\n');
+    expect(loadCorpus({ workspaceRoot: dir, corpusDir: '.adr' }).decisions.map((d) => d.title)).toEqual([
+      'Hidden home',
+    ]);
+  });
+
   it('refuses a corpus folder outside the workspace or missing', () => {
     const { dir, cleanup } = tempDir();
     cleanups.push(cleanup);

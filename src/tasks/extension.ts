@@ -1,0 +1,171 @@
+/**
+ * The tasks extension on the host (io.modelcontextprotocol/tasks): what each
+ * server instance advertises and answers, and the take-over of a tools/call
+ * that runs as a task.
+ *
+ * Negotiation is per request. A 2026-07-28 request declares the extension in
+ * its envelope's client capabilities; a 2025 connection declares it in its
+ * initialize (and is the only kind of 2025 client that sees it advertised).
+ * Only a tools/call that declares it and carries a session key (the task's
+ * owner) may get a CreateTaskResult; everything else runs synchronously,
+ * except a task-only tool, which answers -32021. tasks/get|update|cancel from
+ * a request that did not declare it answer -32021; an unknown, expired or
+ * foreign task id answers -32602.
+ */
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequest,
+  type InputResponse,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { JsonRpcCode } from '../errors.js';
+import type { Binding } from '../host/binding.js';
+import type { Catalog } from '../host/catalog.js';
+import { InputRequiredSignal, inputChannel } from '../host/input.js';
+import type { HostExtension, InterceptedToolCall } from '../host/server-factory.js';
+import { callTool, withoutInBandArguments } from '../host/tool-call.js';
+import { createTaskResult, TASKS_EXTENSION, type TaskService } from './service.js';
+
+export interface TasksExtensionOptions {
+  readonly catalog: Catalog;
+  /** The task runtime; undefined where no tasks are served (direct stdio): tools then run synchronously. */
+  readonly service: TaskService | undefined;
+  onInternalError(error: unknown, tool: string): void;
+}
+
+const REQUIRED_CAPABILITIES = { extensions: { [TASKS_EXTENSION]: {} } } as ClientCapabilities;
+const taskIdParams = z.looseObject({ taskId: z.string() });
+const updateParams = z.looseObject({ taskId: z.string() });
+
+/** Whether this request declared the tasks extension (its envelope; on 2025, the connection's initialize). */
+export function declaresTasks(ctx: ServerContext, server: Server): boolean {
+  const envelope = (ctx.mcpReq.envelope ?? {}) as Record<string, unknown>;
+  const fromEnvelope = envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  if (fromEnvelope !== undefined) return hasTasks(fromEnvelope);
+  const fromMeta = (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[
+    CLIENT_CAPABILITIES_META_KEY
+  ] as ClientCapabilities | undefined;
+  if (fromMeta !== undefined && hasTasks(fromMeta)) return true;
+  return hasTasks(server.getClientCapabilities());
+}
+
+function hasTasks(capabilities: ClientCapabilities | undefined): boolean {
+  const extensions = (capabilities as { extensions?: unknown } | undefined)?.extensions;
+  return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
+}
+
+function missingCapability(what: string): MissingRequiredClientCapabilityError {
+  return new MissingRequiredClientCapabilityError(
+    { requiredCapabilities: REQUIRED_CAPABILITIES },
+    `${what} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`,
+  );
+}
+
+export function createTasksExtension(options: TasksExtensionOptions): HostExtension {
+  const { catalog, service } = options;
+
+  const startTask = (
+    binding: Binding,
+    owner: string,
+    params: InterceptedToolCall['request']['params'],
+    cancellation: 'abort' | 'detach',
+    preAnswered: Readonly<Record<string, InputResponse>>,
+  ): Record<string, unknown> => {
+    if (service === undefined) throw new Error('no task service');
+    const task = service.create(owner, params.name);
+    service.start(task, { cancellation, preAnswered }, (env) =>
+      callTool(catalog, binding, params, {
+        signal: env.signal,
+        progress: env.progress,
+        onInternalError: options.onInternalError,
+        requestInput: env.requestInput,
+      }),
+    );
+    return createTaskResult(task);
+  };
+
+  return {
+    install(server, binding, ctx) {
+      if (service === undefined) return;
+      if (ctx.era === 'modern') {
+        server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } } as never);
+      } else {
+        // 2025: advertised only to a client whose initialize declared the extension.
+        const initialize = (
+          server as unknown as { _oninitialize(r: unknown): Promise<Record<string, unknown>> }
+        )._oninitialize;
+        server.setRequestHandler('initialize', async (request) => {
+          const result = await initialize.call(server, request);
+          if (!hasTasks(request.params.capabilities)) return result as never;
+          const capabilities = (result.capabilities ?? {}) as Record<string, unknown>;
+          const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+          return {
+            ...result,
+            capabilities: { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } },
+          } as never;
+        });
+      }
+      const owner = () => binding.sessionKey;
+      server.setRequestHandler('tasks/get', { params: taskIdParams }, (params, reqCtx) => {
+        if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/get');
+        return service.detailed(service.get(params.taskId, owner())) as never;
+      });
+      server.setRequestHandler('tasks/update', { params: updateParams }, (params, reqCtx) => {
+        if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/update');
+        // The SDK lifts `inputResponses` out of params into the request context.
+        const responses =
+          (reqCtx.mcpReq.inputResponses as Record<string, unknown> | undefined) ??
+          (params as { inputResponses?: Record<string, unknown> }).inputResponses ??
+          {};
+        service.update(params.taskId, owner(), responses);
+        return { resultType: 'complete' } as never;
+      });
+      server.setRequestHandler('tasks/cancel', { params: taskIdParams }, (params, reqCtx) => {
+        if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/cancel');
+        service.cancel(params.taskId, owner());
+        return { resultType: 'complete' } as never;
+      });
+    },
+
+    async interceptToolCall(call) {
+      const entry = catalog.tool(call.request.params.name);
+      const task = entry?.definition.task;
+      if (entry === undefined || task === undefined) return undefined;
+      const params = call.request.params;
+      const parsed = entry.definition.input.safeParse(withoutInBandArguments(params.arguments ?? {}));
+      if (!parsed.success) return call.runPlain(); // the same invalid-arguments result as any call
+      const owner = call.binding.sessionKey;
+      const declared = service !== undefined && declaresTasks(call.ctx, call.server);
+      if (!declared || owner === undefined) {
+        if (task.eligibility === 'required') {
+          if (!declared) throw missingCapability(`The tool ${params.name} runs only as a task; it`);
+          throw new ProtocolError(
+            JsonRpcCode.InvalidRequest,
+            `The tool ${params.name} runs only as a task, and a task needs a session key: send the Moor-Session header (or connect through moor stdio).`,
+          );
+        }
+        // Synchronous: requestInput travels as multi-round-trip input (2025: elicitation).
+        return call.runPlain();
+      }
+      // Input the tool needs before a task exists: multi-round-trip rounds on this call.
+      let preAnswered: Record<string, InputResponse> = {};
+      const before = task.inputBeforeTask?.(parsed.data);
+      if (before !== undefined && Object.keys(before).length > 0) {
+        const channel = inputChannel(call.ctx, `tools/call:${params.name}`);
+        try {
+          preAnswered = await channel.requestInput(before as Record<string, InputRequest>);
+        } catch (error) {
+          if (error instanceof InputRequiredSignal) return channel.inputRequired(error);
+          throw error;
+        }
+      }
+      return startTask(call.binding, owner, params, task.cancellation, preAnswered) as CallToolResult;
+    },
+  };
+}
