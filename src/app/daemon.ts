@@ -4,6 +4,7 @@
  * per repository, shared by its connections), the logger, and starts the
  * socket daemon. The caller holds the state dir's lock.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
@@ -21,9 +22,14 @@ import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import { createTestingPack } from '../packs/testing/pack.js';
-import type { SessionHello } from '../protocol/hello.js';
+import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
+import type { SessionHello, TasksControlReply, TasksControlRequest } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
+import { SqliteTaskStore } from '../store/sqlite-task-store.js';
+import type { TaskRecord } from '../store/task-store.js';
+import { createTasksExtension } from '../tasks/extension.js';
+import { TaskService } from '../tasks/service.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { resolveWorkspace } from './options.js';
 import { namedPacks } from './packs.js';
@@ -47,8 +53,14 @@ export interface DaemonRunOptions {
    * Default: any directory owned by the daemon's user.
    */
   readonly allowedRoots?: readonly string[] | undefined;
-  /** Extra packs by name (`--pack`): `conformance`. */
+  /** How long a finished task stays readable (`--task-retention-ms`, default 10 min). */
+  readonly taskRetentionMs?: number | undefined;
+  /** Extra packs by name (`--pack`, env MOOR_PACKS): `tasks-conformance`. */
   readonly packs?: readonly string[] | undefined;
+  /** Tools that write into the workspace are served (`--allow-writes`). */
+  readonly allowWrites?: boolean | undefined;
+  /** Session key for HTTP requests without Moor-Session (`--http-default-session`; test set-ups). */
+  readonly httpDefaultSession?: string | undefined;
 }
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
@@ -57,6 +69,25 @@ interface RoomContents {
   /** The catalog's pack → this room's instance of it (differs when the room has its own --decisions). */
   readonly packs: ReadonlyMap<Pack<unknown>, Pack<unknown>>;
   close(): void;
+}
+
+/** `moor tasks …` over the socket: people see every task of this daemon (the socket is the user's own). */
+function tasksControl(tasks: TaskService, request: TasksControlRequest): TasksControlReply {
+  if (request.action === 'list') {
+    return { tasks: tasks.list(request.sessionKey).map((task) => taskView(tasks, task)) };
+  }
+  const owner = (id: string) => request.sessionKey ?? tasks.store.get(id, Date.now())?.ownerKey;
+  try {
+    const id = request.taskId ?? '';
+    if (request.action === 'cancel') tasks.cancel(id, owner(id));
+    return { tasks: [taskView(tasks, tasks.get(id, owner(id)))] };
+  } catch (error) {
+    return { error: { code: 'TASK_NOT_FOUND', message: (error as Error).message } };
+  }
+}
+
+function taskView(tasks: TaskService, task: TaskRecord): Record<string, unknown> {
+  return { ...tasks.detailed(task), tool: task.tool, owner: task.ownerKey };
 }
 
 export interface DaemonProcess {
@@ -77,10 +108,15 @@ export async function runDaemon(
   const decisionsFor = (decisionsDir: string | undefined) =>
     erasePack(createDecisionsPack({ decisionsDir, watch: true }));
   const catalogDecisions = decisionsFor(undefined);
+  const extraPacks = new Set([
+    ...(options.packs ?? []),
+    ...(process.env.MOOR_PACKS ?? '').split(',').filter((p) => p.length > 0),
+  ]);
   const catalogPacks = [
     catalogDecisions,
     ...(testPack ? [erasePack(createTestingPack())] : []),
-    ...namedPacks(options.packs ?? []),
+    ...(extraPacks.has(TASKS_CONFORMANCE_PACK) ? [erasePack(createTasksTestPack())] : []),
+    ...namedPacks(extraPacks),
   ];
   const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE);
   const defaults = resolveWorkspace({ workspace: options.workspace, decisions: options.decisions });
@@ -99,6 +135,19 @@ export async function runDaemon(
 
   const onInternalError = (error: unknown, tool: string) =>
     logger.error({ err: error, tool }, `tool ${tool} failed`);
+
+  // Durable tasks: the store in the state dir; what a previous daemon left running is failed now.
+  const taskStore = new SqliteTaskStore({ file: paths.database });
+  const tasks = new TaskService({
+    store: taskStore,
+    incarnation: `${process.pid}-${randomUUID()}`,
+    retentionMs: options.taskRetentionMs,
+    onInternalError,
+    log: (message, fields) => logger.warn(fields ?? {}, message),
+  });
+  if (tasks.interruptedAtStart > 0)
+    logger.warn({ tasks: tasks.interruptedAtStart }, 'failed the tasks a previous daemon left running');
+  const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
 
   const roomKeyOf = (hello: SessionHello): RoomKey => {
     if (hello.workspace === undefined)
@@ -186,6 +235,7 @@ export async function runDaemon(
         identity: IDENTITY,
         bind: () => binding,
         onInternalError,
+        extensions,
       });
       return { factory, close: () => lease.release() };
     },
@@ -212,12 +262,13 @@ export async function runDaemon(
         bus: catalog.events,
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
+        extensions,
         bindForRequest: ({ sessionKey, workspace }) => {
           const key: RoomKey =
             workspace === undefined
               ? { root: defaults.root, decisions: defaults.decisionsDir }
               : { root: httpWorkspace(workspace) };
-          return bindingFor(httpRoom(key), sessionKey);
+          return bindingFor(httpRoom(key), sessionKey ?? options.httpDefaultSession);
         },
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),
@@ -228,7 +279,10 @@ export async function runDaemon(
       for (const { timer } of httpLeases.values()) clearTimeout(timer);
       httpLeases.clear();
       rooms.closeAll();
+      tasks.close();
+      taskStore.close();
     },
+    tasks: (request) => tasksControl(tasks, request),
   };
 
   const daemon = await startDaemon(config);

@@ -46,6 +46,8 @@ export interface InterceptedToolCall {
   readonly request: CallToolRequest;
   readonly ctx: ServerContext;
   readonly binding: Binding;
+  /** The instance serving the call (its 2025 initialize capabilities, for one). */
+  readonly server: Server;
   /** Runs the call the ordinary way (validation, handler, result shaping). */
   runPlain(): Promise<CallToolResult>;
 }
@@ -94,7 +96,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
 
   return (ctx) => {
     const binding = options.bind(ctx);
-    const server = new Server(
+    const server = new HostServer(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
       serverOptions,
     );
@@ -102,7 +104,13 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     server.setRequestHandler('tools/call', async (request, reqCtx) => {
       const runPlain = () => plainCall(request, reqCtx);
       for (const extension of interceptors) {
-        const taken = await extension.interceptToolCall?.({ request, ctx: reqCtx, binding, runPlain });
+        const taken = await extension.interceptToolCall?.({
+          request,
+          ctx: reqCtx,
+          binding,
+          server,
+          runPlain,
+        });
         if (taken !== undefined) return taken as CallToolResult;
       }
       return runPlain();
@@ -150,6 +158,42 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     for (const extension of extensions) extension.install?.(server, binding, ctx);
     return server;
   };
+}
+
+/**
+ * The SDK's Server, except that a tools/call answered with a task handle
+ * (`resultType: "task"`, the tasks extension's CreateTaskResult) leaves as
+ * it is: the SDK's tools/call result seam would stamp `content: []` on it and
+ * validate it as a CallToolResult. Everything else keeps the SDK's seam
+ * (request validation, requestState verification, input_required).
+ */
+class HostServer extends Server {
+  protected override _wrapHandler(
+    method: string,
+    handler: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+    const wrapped = super._wrapHandler(method, async (request, ctx) => {
+      const result = await handler(request, ctx);
+      if ((result as { resultType?: unknown }).resultType === 'task') throw new TaskHandleEscape(result);
+      return result;
+    });
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        if (error instanceof TaskHandleEscape) return error.result;
+        throw error;
+      }
+    };
+  }
+}
+
+/** Carries a task handle past the SDK's CallToolResult seam (see HostServer). */
+class TaskHandleEscape extends Error {
+  constructor(readonly result: Result) {
+    super('task handle');
+  }
 }
 
 /** Shallow-merges an extension's capabilities; `extensions` entries are merged key by key. */
