@@ -13,3 +13,4 @@ if (!only || only === 'corpus') await benchCorpus();
 if (!only || only === 'stdio') await benchStdio();
 if (!only || only === 'proxy') await benchProxy();
 if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();
+if (!only || only === 'tasks') await import('./tasks.mjs');
