@@ -6,16 +6,17 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { coldLoad } from './cold-load.js';
 import { DerivedState } from './derive.js';
 import { CorpusError } from './errors.js';
 import { Governance, type GoverningAnswer } from './governs.js';
 import type { SuccessorChain } from './graph.js';
 import type { Decision, Problem, SupersessionEdge } from './model.js';
-import { PARALLEL_THRESHOLD, shouldSplit, WORKER_SHARE, WorkerShare } from './parallel.js';
+import { shouldSplit, WorkerShare } from './parallel.js';
 import { isInside, realpathOrNull, toPosix } from './paths.js';
 import { RecordStore, type RefreshStats } from './records.js';
 import type { ResolveResult } from './resolve.js';
-import { inspect, type ScanContext, type ScanEntry, walk } from './scan.js';
+import { inspect, type ScanContext, walk } from './scan.js';
 import type { SearchOptions, SearchResult } from './search.js';
 import { CorpusWatcher } from './watch.js';
 
@@ -48,6 +49,8 @@ export class Corpus {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly parallel: boolean | undefined;
+  /** Corpus-relative folders seen by the last walks: only their removal needs a sweep of the records. */
+  private readonly folders = new Set<string>();
 
   constructor(options: LoadOptions) {
     const root = realpathOrNull(options.workspaceRoot);
@@ -165,7 +168,7 @@ export class Corpus {
     const found = abs === this.corpusDir ? { kind: 'dir' as const, abs } : inspect(this.ctx, abs);
     if (found === null || found.kind !== 'dir') {
       // Whatever was a folder here is not one any more.
-      if (key !== '') this.store.dropUnder(key);
+      if (this.folders.delete(key)) this.store.dropUnder(key);
       if (found === null) {
         this.watcher?.remove(abs);
         this.store.drop(key);
@@ -175,6 +178,7 @@ export class Corpus {
       return;
     }
     const { entries, dirs } = walk(this.ctx, found.abs);
+    this.noteFolders(dirs);
     const seen = new Set(entries.map((e) => e.corpusPath));
     for (const e of entries) this.store.apply(e);
     const prefix = key === '' ? '' : `${key}/`;
@@ -190,8 +194,10 @@ export class Corpus {
         ? WorkerShare.spawn()
         : null;
     const { entries, dirs } = walk(this.ctx, this.corpusDir);
+    this.folders.clear();
+    this.noteFolders(dirs);
     if (first) {
-      this.loadAll(entries, share);
+      coldLoad(this.store, entries, share, this.parallel);
       return { dirs };
     }
     const seen = new Set<string>();
@@ -203,33 +209,8 @@ export class Corpus {
     return { dirs };
   }
 
-  /** First load: large corpora are prepared on two threads (see parallel.ts). */
-  private loadAll(entries: readonly ScanEntry[], share: WorkerShare | null): void {
-    this.store.search.reserve(entries.length);
-    const files: Array<ScanEntry & { kind: 'file' }> = [];
-    for (const e of entries) {
-      if (e.kind === 'file') files.push(e);
-      else this.store.apply(e);
-    }
-    const split = share !== null && (this.parallel === true || files.length >= PARALLEL_THRESHOLD);
-    if (!split) {
-      share?.cancel();
-      for (const e of files) this.store.apply(e);
-      return;
-    }
-    const cut = Math.floor(files.length * (1 - WORKER_SHARE));
-    const theirs = files.slice(cut);
-    share.send(
-      theirs.map((e) => ({
-        corpusPath: e.corpusPath,
-        readPath: e.readPath,
-        rel: this.store.relOf(e.corpusPath),
-      })),
-    );
-    for (let i = 0; i < cut; i++) this.store.apply(files[i] as ScanEntry);
-    const batch = share.wait();
-    if (batch !== null) this.store.applyPrepared(theirs, batch);
-    else for (const e of theirs) this.store.apply(e);
+  private noteFolders(dirs: readonly string[]): void {
+    for (const d of dirs) this.folders.add(toPosix(path.relative(this.corpusDir, d)));
   }
 
   /** Fold the batch of record changes into the derived state. */
