@@ -229,9 +229,14 @@ describe('admission and shutdown', () => {
     const quick = client.send('tools/call', { name: 'slow_write', arguments: { ms: 300 } });
     const long = client.send('tools/call', { name: 'slow_write', arguments: { ms: 20_000 } });
     const listen = client.send('subscriptions/listen', { notifications: { toolsListChanged: true } });
-    await new Promise((r) => setTimeout(r, 150));
+    await waitFor('both calls in flight', async () =>
+      (await control(state, 'status'))?.status?.inFlight === 2 ? true : undefined,
+    );
     process.kill(daemon.pid, 'SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
+    // Shutdown has begun once the listener stops accepting.
+    await waitFor('the daemon to stop accepting', async () =>
+      (await control(state, 'status')) ? undefined : true,
+    );
     const late = client.send('tools/list');
     expect((await client.response(late)).json.error).toMatchObject({
       code: -32051,

@@ -182,7 +182,9 @@ describe('a daemon draining its grace period', () => {
     await startDaemon(state, ['--detached', '--grace-ms', '12000']);
     const busy = new ProxyClient(state);
     const write = busy.send('tools/call', { name: 'slow_write', arguments: { ms: 8500 } }, true);
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor('the call in flight', async () =>
+      (await control(state, 'status'))?.status?.inFlight === 1 ? true : undefined,
+    );
     const old = incarnationPid(state);
     expect(await control(state, 'stop')).toBeDefined();
     const late = new ProxyClient(state);
