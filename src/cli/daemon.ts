@@ -32,7 +32,7 @@ export interface DaemonRunFlags {
   readonly http?: string | boolean | undefined;
   readonly tokenFile?: string | undefined;
   readonly allowRoot?: readonly string[] | undefined;
-  /** `--pack NAME`, repeatable; default decisions. */
+  /** `--pack NAME`, repeatable: packs served besides decisions (conformance, tasks-conformance). */
   readonly pack?: readonly string[] | undefined;
   readonly taskRetentionMs?: number | undefined;
   readonly allowWrites?: boolean | undefined;
@@ -326,7 +326,7 @@ function runOptions(command: Command): Command {
     )
     .option(
       '--pack <name>',
-      'a tool pack to serve (repeatable; default decisions; conformance = the MCP conformance fixtures, tests only)',
+      'serve this pack besides decisions (repeatable; conformance = the MCP conformance fixtures, tests only)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option(

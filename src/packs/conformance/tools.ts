@@ -93,6 +93,7 @@ const JSON_SCHEMA_2020_12 = {
   },
   allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
   if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword, not a thenable
   then: { required: ['phone'] },
   else: { required: ['email'] },
   additionalProperties: false,
