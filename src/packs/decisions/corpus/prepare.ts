@@ -7,8 +7,9 @@ import type { PlainDecision } from './lazy-decision.js';
 import type { Problem } from './model.js';
 import { parseDecision } from './parse.js';
 import { readRecord } from './read.js';
-import { DecisionSearch } from './search.js';
 import type { ExportedLog } from './search-index.js';
+import { SearchIndex } from './search-index.js';
+import { TermDict } from './term-dict.js';
 
 export interface PrepareEntry {
   readonly corpusPath: string;
@@ -42,8 +43,8 @@ export interface PreparedBatch {
 }
 
 export function prepareFiles(entries: readonly PrepareEntry[]): PreparedBatch {
-  const search = new DecisionSearch();
-  search.reserve(entries.length);
+  const index = new SearchIndex(new TermDict());
+  index.reserveDocs(entries.length);
   const files: PreparedFile[] = [];
   let docs = 0;
   for (const e of entries) {
@@ -68,10 +69,10 @@ export function prepareFiles(entries: readonly PrepareEntry[]): PreparedBatch {
     if (parsed.decision !== null) {
       // Own fields only: a LazyDecision's body is a prototype getter, so it is not copied.
       decision = { ...parsed.decision };
-      search.upsert(parsed.decision, parsed.body, parsed.contentStart);
+      index.add({ title: parsed.decision.title, body: parsed.body, from: parsed.contentStart });
       doc = docs++;
     }
     files.push({ outcome: 'parsed', stamp: read.stamp, decision, problems: parsed.problems, doc });
   }
-  return { files, log: search.exportLog() };
+  return { files, log: index.exportLog() };
 }

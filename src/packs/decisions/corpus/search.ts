@@ -94,11 +94,6 @@ export class DecisionSearch {
     return map;
   }
 
-  /** This index's raw tokenizing side, for a load worker. */
-  exportLog(): ExportedLog {
-    return this.index.exportLog();
-  }
-
   remove(path: string): void {
     const slot = this.slotOf.get(path);
     if (slot === undefined) return;
@@ -109,8 +104,7 @@ export class DecisionSearch {
 
   /** Reserve room before a bulk load of about `docs` documents. */
   reserve(docs: number): void {
-    // About 400 distinct terms per decision on real and synthetic corpora alike.
-    this.index.reserve(docs * 450);
+    this.index.reserveDocs(docs);
   }
 
   /** Call after a batch of upserts/removals. */
