@@ -106,7 +106,7 @@ export async function runDaemon(
   const { logger } = log;
   const testPack = process.env.MOOR_TEST_PACK === '1';
   const decisionsFor = (decisionsDir: string | undefined) =>
-    erasePack(createDecisionsPack({ decisionsDir, watch: true }));
+    erasePack(createDecisionsPack({ decisionsDir, watch: true, allowWrites: options.allowWrites }));
   const catalogDecisions = decisionsFor(undefined);
   const extraPacks = new Set([
     ...(options.packs ?? []),

@@ -58,6 +58,7 @@ describe.each(ERA_MODES.map((mode) => [mode] as const))('SDK client, %s mode', (
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
       'boom',
+      'check_decisions',
       'count',
       'echo',
       'get_decision',

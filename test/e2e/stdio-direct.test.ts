@@ -64,10 +64,11 @@ describe('era negotiation', () => {
 });
 
 describe('tools/list', () => {
-  it('lists the four tools in lexicographic order on every era', async () => {
+  it('lists the five tools in lexicographic order on every era', async () => {
     for (const mode of ERA_MODES) {
       const { tools } = await client(mode).listTools();
       expect(tools.map((t) => t.name)).toEqual([
+        'check_decisions',
         'get_decision',
         'get_decision_context',
         'list_superseded',

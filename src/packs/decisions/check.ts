@@ -1,7 +1,12 @@
 /**
  * The corpus health check people run (`moor decisions check`): every problem
- * found while parsing plus every supersession edge that does not hold.
+ * found while parsing plus every supersession edge that does not hold; and
+ * the full check behind the check_decisions tool, which also walks the
+ * workspace for governed globs that match no file.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import picomatch from 'picomatch';
 import type { Corpus } from './corpus/corpus.js';
 
 export interface CheckFinding {
@@ -40,4 +45,134 @@ export function renderCheck(report: CheckReport): string {
   if (report.findings.length === 0) return `${report.decisions} decisions, no problems.`;
   const lines = report.findings.map((f) => `${f.path}: ${f.kind}: ${f.message}`);
   return [`${report.decisions} decisions, ${report.findings.length} problems:`, ...lines].join('\n');
+}
+
+/** What the workspace walk reports while it runs. */
+export interface WalkProgress {
+  readonly files: number;
+  readonly folders: number;
+}
+
+export interface WorkspaceCheckOptions {
+  /** Stops the walk; the check then throws the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called every PROGRESS_EVERY entries and once at the end of the walk. */
+  onProgress?(progress: WalkProgress): void | Promise<void>;
+}
+
+export interface WorkspaceCheckReport extends CheckReport {
+  readonly filesScanned: number;
+  readonly foldersScanned: number;
+  /** Distinct positive governed globs checked against the tree. */
+  readonly globsChecked: number;
+}
+
+const PROGRESS_EVERY = 500;
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
+
+/**
+ * The full check: checkCorpus plus governed globs that match no file in the
+ * workspace. Walks the repository tree (skipping .git, node_modules and
+ * hidden folders; symlinks are never followed), yielding to the event loop
+ * as it goes so the signal and progress reports get through.
+ */
+export async function checkWorkspace(
+  corpus: Corpus,
+  options: WorkspaceCheckOptions = {},
+): Promise<WorkspaceCheckReport> {
+  const base = checkCorpus(corpus);
+  const root = corpus.workspaceRoot;
+  // Distinct positive patterns → the decisions that declare them.
+  const owners = new Map<string, string[]>();
+  for (const decision of corpus.decisions) {
+    for (const glob of decision.governs) {
+      if (glob.startsWith('!') || glob.trim() === '') continue;
+      const list = owners.get(glob) ?? [];
+      if (!list.includes(decision.path)) list.push(decision.path);
+      owners.set(glob, list);
+    }
+  }
+  // Literal paths (and `dir/**`) name a file or a folder, hidden ones included: alive when it exists.
+  // Real globs are tested against the walked tree.
+  const dead = new Set<string>();
+  const globTests = new Map<string, (file: string) => boolean>();
+  for (const glob of owners.keys()) {
+    const p = glob.endsWith('/') ? glob.slice(0, -1) : glob;
+    const literal = !GLOB_CHARS.test(p)
+      ? p
+      : p.endsWith('/**') && !GLOB_CHARS.test(p.slice(0, -3))
+        ? p.slice(0, -3)
+        : undefined;
+    if (literal !== undefined) {
+      if (!existsInside(root, literal)) dead.add(glob);
+    } else globTests.set(glob, picomatch(p, { dot: true }));
+  }
+  const walked = { files: 0, folders: 0 };
+  const unmatched = new Set(globTests.keys());
+  const stack: string[] = unmatched.size > 0 ? [''] : [];
+  let sinceYield = 0;
+  while (stack.length > 0 && unmatched.size > 0) {
+    options.signal?.throwIfAborted();
+    const rel = stack.pop() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(rel === '' ? root : path.join(root, rel), { withFileTypes: true });
+    } catch {
+      continue; // an unreadable folder: nothing in it can be checked
+    }
+    walked.folders += 1;
+    for (const entry of entries) {
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+        stack.push(child);
+      } else walked.files += 1; // files and symlinks count as paths; a symlink is never followed
+      testAll(unmatched, globTests, child);
+      if (++sinceYield >= PROGRESS_EVERY) {
+        sinceYield = 0;
+        await options.onProgress?.({ ...walked });
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        options.signal?.throwIfAborted();
+      }
+    }
+  }
+  options.signal?.throwIfAborted();
+  await options.onProgress?.({ ...walked });
+  for (const glob of unmatched) dead.add(glob);
+  const findings = [...base.findings];
+  for (const glob of dead) {
+    for (const where of owners.get(glob) ?? []) {
+      findings.push({
+        path: where,
+        kind: 'dead-glob',
+        message: `governed path ${JSON.stringify(glob)} matches no file in the workspace`,
+      });
+    }
+  }
+  findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : 1));
+  return {
+    decisions: base.decisions,
+    findings,
+    filesScanned: walked.files,
+    foldersScanned: walked.folders,
+    globsChecked: owners.size,
+  };
+}
+
+function testAll(unmatched: Set<string>, tests: Map<string, (file: string) => boolean>, file: string): void {
+  for (const glob of unmatched) {
+    if ((tests.get(glob) as (file: string) => boolean)(file)) unmatched.delete(glob);
+  }
+}
+
+/** Whether a workspace-relative path exists, without leaving the workspace or following a final symlink. */
+function existsInside(root: string, rel: string): boolean {
+  const abs = path.resolve(root, rel);
+  if (abs !== root && !abs.startsWith(`${root}${path.sep}`)) return false;
+  try {
+    fs.lstatSync(abs);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,11 +1,13 @@
 /**
  * The decisions pack: a repository's architecture decision records, served
- * read-only to agents.
+ * read-only to agents; with `allowWrites`, draft_decision writes new ones.
  */
 import { definePack, type Pack } from '../../host/pack.js';
 import { decisionResources } from './resources.js';
 import { type DecisionsOptions, type DecisionsState, openDecisions } from './state.js';
+import { checkDecisions } from './tools/check-decisions.js';
 import { getDecisionContext } from './tools/context.js';
+import { draftDecision } from './tools/draft-decision.js';
 import { getDecision } from './tools/get.js';
 import { searchDecisions } from './tools/search.js';
 import { listSuperseded } from './tools/superseded.js';
@@ -13,14 +15,24 @@ import { listSuperseded } from './tools/superseded.js';
 const INSTRUCTIONS = `Decisions: this repository's architecture decision records (ADRs).
 - Before changing files, call get_decision_context with their paths: it names the decisions that govern them (following supersession to the current one).
 - To find what was decided about a topic, call search_decisions; then get_decision with an id for the full record.
-- list_superseded shows how decisions replaced each other and flags broken links.
+- list_superseded shows how decisions replaced each other and flags broken links; check_decisions checks the whole corpus (broken records and links, governed paths that match no file).
 Decisions marked superseded are history: follow supersededBy to the one in force.`;
 
 export function createDecisionsPack(options: DecisionsOptions): Pack<DecisionsState> {
   return definePack<DecisionsState>({
     name: 'decisions',
-    instructions: INSTRUCTIONS,
-    tools: [searchDecisions, getDecision, getDecisionContext, listSuperseded],
+    instructions:
+      options.allowWrites === true
+        ? `${INSTRUCTIONS}\n- draft_decision writes a new proposed decision record once the user confirms it.`
+        : INSTRUCTIONS,
+    tools: [
+      searchDecisions,
+      getDecision,
+      getDecisionContext,
+      listSuperseded,
+      checkDecisions,
+      ...(options.allowWrites === true ? [draftDecision] : []),
+    ],
     resources: [decisionResources],
     open: (workspace) => openDecisions(workspace.root, options),
     close: (state) => {

@@ -12,6 +12,8 @@ export interface DecisionsOptions {
   readonly decisionsDir?: string | undefined;
   /** Watch the corpus for changes (long-lived processes); one-shot CLI calls skip it. */
   readonly watch: boolean;
+  /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
+  readonly allowWrites?: boolean | undefined;
 }
 
 export type DecisionsState =
