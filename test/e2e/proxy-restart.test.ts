@@ -231,10 +231,10 @@ describe('after a restart', () => {
     // This proxy restarts the daemon with the test pack: a different tool list.
     const client = new ProxyClient(state, undefined, { MOOR_TEST_PACK: '1' });
     await client.initialize();
-    expect((await client.request('tools/list')).result?.tools).toHaveLength(4);
+    const before = ((await client.request('tools/list')).result?.tools as unknown[] | undefined)?.length ?? 0;
     process.kill(incarnationPid(state) as number, 'SIGKILL');
     await client.until('list_changed', () => client.notifications('notifications/tools/list_changed')[0]);
-    expect((await client.request('tools/list')).result?.tools).toHaveLength(6);
+    expect((await client.request('tools/list')).result?.tools).toHaveLength(before + 2);
     // Same list after a second restart: no notification.
     const second = incarnationPid(state) as number;
     process.kill(second, 'SIGKILL');
@@ -242,7 +242,7 @@ describe('after a restart', () => {
       const pid = incarnationPid(state);
       return pid !== undefined && pid !== second && isAlive(pid) ? pid : undefined;
     });
-    expect((await client.request('tools/list')).result?.tools).toHaveLength(6);
+    expect((await client.request('tools/list')).result?.tools).toHaveLength(before + 2);
     expect(client.notifications('notifications/tools/list_changed')).toHaveLength(1);
   });
 
