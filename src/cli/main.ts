@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   const { registerDecisions } = await import('./decisions.js');
   const { registerStdio } = await import('./stdio.js');
   const { registerDaemon } = await import('./daemon.js');
+  const { registerTasks } = await import('./tasks.js');
 
   const program = new Command('moor')
     .version(IDENTITY.version, '-v, --version')
@@ -43,12 +44,14 @@ Examples:
   moor decisions search "event sourcing"   ranked search
   moor decisions show 7                    decision 7 in full
   moor decisions context src/db/pool.ts    decisions governing a file
-  moor decisions check                     corpus problems; exit 1 when there are any`,
+  moor decisions check                     corpus problems; exit 1 when there are any
+  moor tasks list                          the daemon's durable tasks`,
     );
 
   registerStdio(program);
   registerDaemon(program);
   registerDecisions(program);
+  registerTasks(program);
 
   await program.parseAsync(process.argv);
 }
