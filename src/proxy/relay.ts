@@ -4,8 +4,9 @@
  * track ids and methods. When the daemon goes away the relay reconnects
  * (starting the daemon when needed, within a restart budget) and then:
  * replays a legacy client's initialize (swallowing the duplicate answer),
- * re-sends open listen streams, re-sends read-only requests that were in
- * flight and answers every other one with a clear -32051 error. No request is
+ * re-sends open listen streams, re-sends read-only requests (and tasks/get,
+ * tasks/cancel) that were in flight and answers every other one with a clear
+ * -32051 error. No request is
  * ever left unanswered. Node built-ins and src/protocol only.
  */
 import { createHash } from 'node:crypto';
@@ -50,6 +51,20 @@ export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
   'server/discover',
   'completion/complete',
   'ping',
+]);
+
+/**
+ * Durable tasks (io.modelcontextprotocol/tasks) outlive the daemon: reading a
+ * task or asking it to stop is safe to send again to a restarted daemon (the
+ * same session key owns the task there). tasks/update is not (its answers
+ * may have been taken): it gets the -32051 "may or may not have completed".
+ * tasks/* are relayed like any request, never held behind other calls (the
+ * daemon's admission gate lets them through as well).
+ */
+export const REPLAYABLE_TASK_METHODS: ReadonlySet<string> = new Set([
+  'tasks/get',
+  'tasks/cancel',
+  'tasks/list',
 ]);
 
 export const RESTARTED_MESSAGE = 'the daemon restarted while this call ran; it may or may not have completed';
@@ -425,7 +440,7 @@ export class Relay {
   /** true / false, or undefined when the tool's annotations are not known yet. */
   #replayable(pending: Pending): boolean | undefined {
     if (pending.method === 'initialize') return true;
-    if (READ_ONLY_METHODS.has(pending.method)) return true;
+    if (READ_ONLY_METHODS.has(pending.method) || REPLAYABLE_TASK_METHODS.has(pending.method)) return true;
     if (pending.method !== 'tools/call' || pending.tool === undefined) return false;
     return this.#readOnlyTools.get(pending.tool);
   }
