@@ -11,7 +11,10 @@
  * rung passes). Anything else — errors in headers or envelope, progress
  * tokens (they need SSE), MRTR material, batches, listen streams, unknown
  * methods or params, unusual `_meta` keys — goes to the SDK handler
- * unchanged, so every rejection keeps the SDK's own status and body.
+ * unchanged, so every rejection keeps the SDK's own status and body. Durable
+ * tasks are the SDK path's too: a tools/call whose envelope declares the
+ * io.modelcontextprotocol/tasks extension, any call of a task-capable tool,
+ * and every tasks/* request (the tasks extension is installed there).
  *
  * Result shaping follows the SDK's encode steps:
  * - modern (2026-07-28): the tools/call result as the SDK's result schema
