@@ -122,30 +122,36 @@ export class DecisionSearch {
     const groups = words.map((w) => this.expand(w, df));
     this.ensureScratch();
     const n = this.index.score(groups, this.scores, this.hitCounts, this.best, this.touched);
-    const wanted = groups.length;
-    const status = options.status;
-    const keep = (slot: number, all: boolean): boolean =>
-      (!all || this.hitCounts[slot] === wanted) &&
-      (status === undefined || this.docs[slot]?.status === status);
-    let candidates = this.collect(n, (s) => keep(s, true));
-    let matchedAll = true;
-    if (candidates.length === 0 && wanted > 1) {
-      candidates = this.collect(n, (s) => keep(s, false));
-      matchedAll = false;
+    try {
+      const wanted = groups.length;
+      const status = options.status;
+      const keep = (slot: number, all: boolean): boolean =>
+        (!all || this.hitCounts[slot] === wanted) &&
+        (status === undefined || this.docs[slot]?.status === status);
+      let candidates = this.collect(n, (s) => keep(s, true));
+      let matchedAll = true;
+      if (candidates.length === 0 && wanted > 1) {
+        candidates = this.collect(n, (s) => keep(s, false));
+        matchedAll = false;
+      }
+      const page = topK(candidates, offset + limit, (a, b) => this.before(a, b)).slice(
+        offset,
+        offset + limit,
+      );
+      const ids = new Set(groups.flatMap((g) => g.map((e) => e.id)));
+      const hits = page.map((slot) => {
+        const d = this.docs[slot] as Decision;
+        return { decision: d, score: this.scores[slot] as number, snippet: this.snippet(d, ids) };
+      });
+      return { total: candidates.length, hits, matchedAll };
+    } finally {
+      // The per-slot scratch must be clean for the next query, whatever happened in this one.
+      for (let k = 0; k < n; k++) {
+        const s = this.touched[k] as number;
+        this.scores[s] = 0;
+        this.hitCounts[s] = 0;
+      }
     }
-    const page = topK(candidates, offset + limit, (a, b) => this.before(a, b)).slice(offset, offset + limit);
-    const ids = new Set(groups.flatMap((g) => g.map((e) => e.id)));
-    const hits = page.map((slot) => {
-      const d = this.docs[slot] as Decision;
-      const snippet = this.snippet(d, ids);
-      return { decision: d, score: this.scores[slot] as number, snippet };
-    });
-    for (let k = 0; k < n; k++) {
-      const s = this.touched[k] as number;
-      this.scores[s] = 0;
-      this.hitCounts[s] = 0;
-    }
-    return { total: candidates.length, hits, matchedAll };
   }
 
   /**
