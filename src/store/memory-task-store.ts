@@ -101,6 +101,10 @@ export class MemoryTaskStore implements TaskStore {
     return n;
   }
 
+  transaction<T>(fn: () => T): T {
+    return fn();
+  }
+
   sweep(now: number): number {
     let n = 0;
     for (const [id, task] of this.#tasks) {

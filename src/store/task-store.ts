@@ -70,6 +70,8 @@ export interface TaskStore {
   finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean;
   /** Fails every running task not owned by `incarnation` (a previous daemon's); returns how many. */
   interruptOthers(incarnation: string, error: TaskError, now: number): number;
+  /** Runs `fn` as one transaction (one commit for every write inside it). */
+  transaction<T>(fn: () => T): T;
   /** Deletes tasks whose retention ended at `now`; returns how many. */
   sweep(now: number): number;
   close(): void;

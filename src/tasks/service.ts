@@ -8,6 +8,14 @@
  * cannot be stored: the work's AbortController and the input requests a
  * running handler is waiting on. A task whose runtime is gone (the daemon
  * restarted) was failed "interrupted" at start.
+ *
+ * Creates commit before create() returns (the CreateTaskResult follows).
+ * Completions are grouped: the terminal writes of one event-loop turn are
+ * committed in one transaction on the next (setImmediate), and every read or
+ * command (get, list, update, cancel, close) commits what is waiting first.
+ * So a task is never reported finished before its row says so, and a crash
+ * can only lose a result no client has seen (the task then reads failed
+ * "interrupted", as if the crash had come a moment earlier).
  */
 import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputResponse } from '@modelcontextprotocol/server';
@@ -106,6 +114,9 @@ export class TaskService {
   readonly #runtimes = new Map<string, Runtime>();
   readonly #sweeper: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Terminal writes waiting for the next group commit. */
+  #finishes: Array<() => void> = [];
+  #flushScheduled = false;
   /** Tasks the last start failed "interrupted". */
   readonly interruptedAtStart: number;
 
@@ -193,9 +204,34 @@ export class TaskService {
     });
   }
 
+  /** Commits the waiting terminal writes in one transaction. */
+  #flush(): void {
+    if (this.#finishes.length === 0) return;
+    const writes = this.#finishes;
+    this.#finishes = [];
+    this.store.transaction(() => {
+      for (const write of writes) write();
+    });
+  }
+
   #settle(runtime: Runtime, outcome: { result?: unknown; error?: unknown }): void {
     this.#runtimes.delete(runtime.id);
     this.#rejectOutstanding(runtime, new Error('task finished'));
+    this.#finishes.push(() => this.#finish(runtime, outcome));
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => {
+        this.#flushScheduled = false;
+        try {
+          this.#flush();
+        } catch (error) {
+          this.#options.log?.('task completion write failed', { error: (error as Error)?.message });
+        }
+      });
+    }
+  }
+
+  #finish(runtime: Runtime, outcome: { result?: unknown; error?: unknown }): void {
     const now = this.#now();
     if (runtime.cancelRequested) {
       // Whatever the work did after the cancel, the client asked for it to stop: it ends cancelled.
@@ -273,12 +309,14 @@ export class TaskService {
   /** The task if `ownerKey` owns it and it has not expired; else the not-found error. */
   get(taskId: unknown, ownerKey: string | undefined): TaskRecord {
     if (typeof taskId !== 'string' || ownerKey === undefined) throw taskNotFound(taskId);
+    this.#flush();
     const task = this.store.get(taskId, this.#now());
     if (task === undefined || task.ownerKey !== ownerKey) throw taskNotFound(taskId);
     return task;
   }
 
   list(ownerKey: string | undefined): TaskRecord[] {
+    this.#flush();
     return this.store.list(ownerKey, this.#now());
   }
 
@@ -356,6 +394,7 @@ export class TaskService {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#sweeper) clearInterval(this.#sweeper);
+    this.#flush();
     const now = this.#now();
     for (const runtime of [...this.#runtimes.values()]) {
       this.store.finish(
