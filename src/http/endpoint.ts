@@ -4,9 +4,12 @@
  * and a graceful close.
  *
  * Two paths answer `/mcp`:
- * - the SDK's `createMcpHandler(factory, { legacy: 'stateless' })` mounted
+ * - the SDK's `createMcpHandler(factory, { legacy: 'reject' })` for modern
+ *   traffic and moor's stateless legacy leg (legacy-leg.ts: the SDK's
+ *   per-POST serving plus routing of posted responses, so elicitation and
+ *   sampling work without sessions) for 2025-era traffic, mounted together
  *   with `toNodeHandler`, on the same cheap per-request factory as the
- *   socket (createServerFactory). It serves everything: listen streams,
+ *   socket (createServerFactory). They serve everything: listen streams,
  *   progress over SSE, MRTR, batches, every validation error;
  * - the lean path (lean.ts), which answers the hot methods of requests it
  *   fully understands with the same bytes, at a fraction of the cost.
@@ -46,6 +49,7 @@ import {
   TokenGuard,
 } from './guards.js';
 import { type LeanExchange, LeanPath } from './lean.js';
+import { createLegacyLeg, ResponseRoutes, withLegacyLeg } from './legacy-leg.js';
 import {
   decodeHeaderValue,
   dispatchErrorBody,
@@ -101,6 +105,8 @@ export interface HttpEndpoint {
   close(graceMs: number): Promise<void>;
   /** Resolves once the lean path took its static answers from the SDK (in the background after start). */
   readonly leanReady: Promise<void>;
+  /** Diagnostics: server→client requests (legacy elicitation, sampling) awaiting the client's posted answer. */
+  readonly awaitingClient: () => number;
 }
 
 export const MCP_PATH = '/mcp';
@@ -144,14 +150,24 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     onInternalError: options.onInternalError,
     ...(options.extensions !== undefined ? { extensions: options.extensions } : {}),
   });
-  const sdk = createMcpHandler(factory, {
-    legacy: 'stateless',
+  const responseRoutes = new ResponseRoutes();
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
     responseMode: 'auto',
     keepAliveMs,
     maxRequestBodySize: MAX_BODY,
     ...(options.bus !== undefined ? { bus: options.bus } : {}),
     onerror: (error) => log('info', `http: ${error.message}`),
   });
+  // 2025-era traffic: moor's stateless legacy leg (legacy-leg.ts), which routes posted
+  // responses to the instance whose elicitation/sampling request they answer.
+  const legacyLeg = createLegacyLeg(factory, {
+    keepAliveMs,
+    maxRequestBodySize: MAX_BODY,
+    routes: responseRoutes,
+    onerror: (error) => log('info', `http: ${error.message}`),
+  });
+  const sdk = withLegacyLeg(modern, legacyLeg, MAX_BODY);
   const sdkNode = toNodeHandler(sdk, {
     maxRequestBodySize: MAX_BODY,
     onerror: (error) =>
@@ -287,15 +303,17 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       isJson && isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined;
     const listen = method === 'subscriptions/listen';
     const cancellation = method === 'notifications/cancelled' && !('id' in (parsed as object));
+    // A client's answer to an elicitation/sampling request resumes work already admitted.
+    const answer = isJson && method === undefined && isResponseBody(parsed);
     if (closing || options.admission.closed) {
       refuse(res, id, 'shutting-down', method, parsed);
       return;
     }
     // Listen streams are long-lived and do no work, and a cancellation only lightens the load:
-    // neither counts against the in-flight limit.
+    // neither counts against the in-flight limit (nor does a posted answer: its call was admitted).
     let release: () => void = noop;
     // tasks/* polls are cheap and must never wait behind (or be refused for) long calls.
-    if (!listen && !cancellation && !method?.startsWith('tasks/')) {
+    if (!listen && !cancellation && !answer && !method?.startsWith('tasks/')) {
       const entered = options.admission.tryEnter();
       if (typeof entered === 'string') {
         refuse(res, id, entered, method, parsed);
@@ -411,6 +429,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   return {
     url,
     leanReady,
+    awaitingClient: () => responseRoutes.size,
     close(graceMs: number): Promise<void> {
       closed ??= (async () => {
         closing = true;
@@ -626,6 +645,13 @@ class Exchange implements LeanExchange {
 }
 
 function noop(): void {}
+
+/** A posted JSON-RPC response, or a non-empty batch of nothing but responses. */
+function isResponseBody(body: unknown): boolean {
+  const one = (m: unknown) =>
+    isPlainObject(m) && !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
+  return Array.isArray(body) ? body.length > 0 && body.every(one) : one(body);
+}
 
 /** ` trace=<id>` appended so a request's lines can be grepped by trace (the id only, never tracestate or baggage). */
 function withTrace(message: string, traceId: string | undefined): string {
