@@ -11,6 +11,7 @@ import { createMcpHandler, inputRequired, type McpServerFactory } from '@modelco
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { IDENTITY, SERVER_PREAMBLE } from '../../src/app/identity.js';
+import { AdmissionGate } from '../../src/host/admission.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { definePack, defineTool, erasePack, toolResult } from '../../src/host/pack.js';
 import { createServerFactory } from '../../src/host/server-factory.js';
@@ -161,22 +162,22 @@ describe('legacy HTTP: server→client requests without a session', () => {
 
   it('two concurrent eliciting calls each get their own answer', async () => {
     // Both instances number their first outbound request 0; the answers must not cross.
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const gates = new Map<string, () => void>();
     const { client, asked } = await connect({
-      elicit: async (message) => {
-        if (message === 'first') await gate; // answer the second call first
-        return { reply: `for ${message}` };
-      },
+      elicit: (message) =>
+        new Promise((resolve) => {
+          gates.set(message, () => resolve({ reply: `for ${message}` }));
+        }),
     });
     const first = client.callTool({ name: 'ask', arguments: { question: 'first' } });
     const second = client.callTool({ name: 'ask', arguments: { question: 'second' } });
-    await until(() => asked.length === 2);
+    await until(() => gates.size === 2);
+    expect(asked.sort()).toEqual(['first', 'second']);
     expect(server.endpoint.awaitingClient()).toBe(2);
+    gates.get('second')?.(); // the second call is answered first
     const secondResult = await second;
-    release();
+    expect(server.endpoint.awaitingClient()).toBe(1);
+    gates.get('first')?.();
     const firstResult = await first;
     expect(JSON.parse(textOf(firstResult)).content).toEqual({ reply: 'for first' });
     expect(JSON.parse(textOf(secondResult)).content).toEqual({ reply: 'for second' });
@@ -229,6 +230,22 @@ describe('legacy HTTP: server→client requests without a session', () => {
     await client.close(); // drops the tools/call POST's stream: the instance is torn down
     await expect(call).rejects.toThrow();
     await until(() => server.endpoint.awaitingClient() === 0);
+  });
+
+  it('the answer to an admitted call is not refused at the admission limit', async () => {
+    // One slot, held by the tools/call: refusing its answer (503) would deadlock the call.
+    const saved = server;
+    server = await start(fx, { catalog, lean: false, admission: new AdmissionGate(1) });
+    try {
+      const { client, asked } = await connect();
+      const result = await client.callTool({ name: 'ask', arguments: { question: 'one slot' } });
+      expect(asked).toEqual(['one slot']);
+      expect(JSON.parse(textOf(result)).content).toEqual({ reply: 'answer to one slot' });
+      await client.close();
+    } finally {
+      await server.endpoint.close(100);
+      server = saved;
+    }
   });
 
   it('a client that declared nothing answers with an error: the call ends with isError', async () => {
