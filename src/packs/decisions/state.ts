@@ -6,6 +6,7 @@ import { ToolError } from '../../errors.js';
 import type { Corpus } from './corpus/corpus.js';
 import { loadCorpus } from './corpus/corpus.js';
 import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
+import { CorpusError } from './corpus/errors.js';
 
 export interface DecisionsOptions {
   /** `--decisions DIR`, already resolved to an absolute path. */
@@ -23,8 +24,18 @@ export type DecisionsState =
 export function openDecisions(root: string, options: DecisionsOptions): DecisionsState {
   const found = findCorpusDir(root, options.decisionsDir);
   if (!found) return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
-  const corpus = loadCorpus({ workspaceRoot: root, corpusDir: found.dir, watch: options.watch });
-  return { kind: 'loaded', root, corpusDir: found.dir, corpus };
+  try {
+    const corpus = loadCorpus({ workspaceRoot: root, corpusDir: found.dir, watch: options.watch });
+    return { kind: 'loaded', root, corpusDir: found.dir, corpus };
+  } catch (error) {
+    // A folder that vanished or points outside the workspace is a configuration problem the agent can report, not a crash.
+    if (!(error instanceof CorpusError)) throw error;
+    return {
+      kind: 'missing',
+      root,
+      message: `No decision records: ${error.message}. Pass --decisions with a folder inside ${root}.`,
+    };
+  }
 }
 
 /** The corpus, fresh; a tool error telling the user how to configure one when there is none. */
