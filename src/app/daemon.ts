@@ -95,6 +95,9 @@ export interface DaemonProcess {
   readonly logger: Logger;
   /** Flushes and closes the log file (last thing before exit). */
   closeLog(): void;
+  /** Where clients reach this daemon: for the foreground banner. */
+  readonly httpUrl: string | null;
+  readonly workspace: string;
 }
 
 export async function runDaemon(
@@ -287,5 +290,11 @@ export async function runDaemon(
 
   const daemon = await startDaemon(config);
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
-  return { daemon, logger, closeLog: () => log.close() };
+  return {
+    daemon,
+    logger,
+    closeLog: () => log.close(),
+    httpUrl: config.describe().httpUrl,
+    workspace: defaults.root,
+  };
 }

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Command } from 'commander';
 import { acquireLock, isAliveProcess } from '../daemon/lock.js';
@@ -13,6 +14,7 @@ import { DEFAULT_MAX_IN_FLIGHT } from '../host/admission.js';
 import { HELLO_VERSION, type HelloReply } from '../protocol/hello.js';
 import { type StatePaths, statePaths } from '../protocol/state-dir.js';
 import { connectDaemon, spawnDaemon } from '../proxy/daemon-link.js';
+import { connectHelp } from './connect-help.js';
 
 const DEFAULT_GRACE_MS = 10_000;
 const DEFAULT_ROOM_KEEPALIVE_MS = 30_000;
@@ -112,6 +114,10 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
     process.exit(1);
   }
   const { daemon } = running;
+  if (flags.detached !== true) {
+    const bin = fileURLToPath(new URL('./main.js', import.meta.url));
+    process.stderr.write(connectHelp({ httpUrl: running.httpUrl, workspace: running.workspace, bin }));
+  }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => void daemon.shutdown(signal));
   process.on('SIGHUP', () => {});
   process.on('uncaughtException', (error) => {
