@@ -32,7 +32,9 @@ describe('draft_decision', () => {
   it('is absent from tools/list without --allow-writes and present with it', async () => {
     const without = await startDaemon(tempState(), ['-w', workspaceCopy()]);
     const names = async (url: string) =>
-      ((await rpc(url, 'tools/list', {})).result?.tools as Array<{ name: string }>).map((t) => t.name);
+      (((await rpc(url, 'tools/list', {})).result?.tools ?? []) as Array<{ name: string }>).map(
+        (t) => t.name,
+      );
     const plain = await names(without.url);
     expect(plain).not.toContain('draft_decision');
     expect(plain).toContain('check_decisions');

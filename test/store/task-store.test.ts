@@ -15,6 +15,11 @@ import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite-task-store.js';
 import { type TaskStore, ttlMsOf } from '../../src/store/task-store.js';
 
+function defined<T>(value: T | undefined | null): T {
+  if (value === undefined || value === null) throw new Error('expected a stored task');
+  return value;
+}
+
 const dirs: string[] = [];
 function tempDb(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-store-'));
@@ -46,7 +51,7 @@ describe.each(stores)('%s task store', (_name, make) => {
     expect(store.get('t1', 100)).toMatchObject({ id: 't1', status: 'working', ownerKey: 'owner-key-1' });
     expect(store.list('owner-key-1', 100).map((t) => t.id)).toEqual(['t1']);
     expect(store.list('someone-else', 100)).toEqual([]);
-    expect(ttlMsOf(store.get('t1', 100)!)).toBeNull();
+    expect(ttlMsOf(defined(store.get('t1', 100)))).toBeNull();
     store.close();
   });
 
@@ -65,7 +70,7 @@ describe.each(stores)('%s task store', (_name, make) => {
     expect(store.finish('t1', 'completed', { result: { content: [] } }, 140)).toBe(false);
     expect(store.setWorking('t1', 'late', 150)).toBe(false);
     expect(store.setInputRequired('t1', {}, 150)).toBe(false);
-    const done = store.get('t1', 150)!;
+    const done = defined(store.get('t1', 150));
     expect(done).toMatchObject({
       status: 'cancelled',
       statusMessage: 'Cancelled.',
