@@ -1,5 +1,5 @@
 /**
- * The socket connection's transport as the SDK sees it: a StdioServerTransport
+ * The socket connection's transport as the SDK sees it: a LineTransport
  * over the socket, wrapped so every incoming JSON-RPC request passes the
  * daemon-wide admission gate before the server sees it. A refused request is
  * answered at once (-32050 busy, -32051 shutting down) and never reaches the

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import type { AdmissionGate } from '../host/admission.js';
 import {
@@ -21,6 +21,7 @@ import {
   type TasksControlReply,
   type TasksControlRequest,
 } from '../protocol/hello.js';
+import { LineTransport } from '../protocol/line-transport.js';
 import { GatedTransport } from './gated-transport.js';
 
 /** A hello longer than this is not a hello. */
@@ -200,7 +201,8 @@ export class SocketServer {
     // Bytes that arrived with the hello belong to the MCP stream: put them back first.
     if (rest.length > 0) socket.unshift(rest);
     const transport = new GatedTransport(
-      new StdioServerTransport(socket, socket),
+      // LineTransport, not the SDK's StdioServerTransport: a malformed line gets -32700, not silence.
+      new LineTransport(socket, socket),
       this.#options.gate,
       log,
       this.#options.onRequestFinished,
