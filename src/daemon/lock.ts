@@ -6,6 +6,7 @@
  * before it loads anything heavy, so a losing starter exits cheaply.
  */
 import fs from 'node:fs';
+import { isAliveProcess } from '../protocol/process-liveness.js';
 
 export type LockResult =
   | { readonly acquired: true; release(): void }
@@ -104,21 +105,7 @@ export function acquireLock(file: string, options: LockOptions = {}): LockResult
   return { acquired: false, ownerPid: owner ?? 0 };
 }
 
-/** Plain liveness (the takeover file's holder may be any starter). A zombie is dead: it only waits to be reaped. */
-export function isAliveProcess(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
+export { isAliveProcess };
 
 /** Removes the lock only while it still names `pid`. */
 export function releaseLock(file: string, pid: number = process.pid): void {

@@ -6,6 +6,7 @@
 import {
   isExpired,
   type NewTask,
+  newTaskRecord,
   RUNNING_STATUSES,
   type TaskError,
   type TaskRecord,
@@ -19,22 +20,7 @@ export class MemoryTaskStore implements TaskStore {
 
   create(task: NewTask): TaskRecord {
     if (this.#tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
-    const record: TaskRecord = {
-      id: task.id,
-      ownerKey: task.ownerKey,
-      tool: task.tool,
-      status: 'working',
-      statusMessage: task.statusMessage ?? null,
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.createdAt,
-      terminalAt: null,
-      retentionMs: task.retentionMs,
-      pollIntervalMs: task.pollIntervalMs,
-      result: null,
-      error: null,
-      inputRequests: null,
-      incarnation: task.incarnation,
-    };
+    const record = newTaskRecord(task);
     this.#tasks.set(task.id, record);
     return record;
   }

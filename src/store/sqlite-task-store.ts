@@ -14,14 +14,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.js';
-import type {
-  NewTask,
-  TaskError,
-  TaskRecord,
-  TaskStatus,
-  TaskStore,
-  TerminalPayload,
-  TerminalStatus,
+import {
+  type NewTask,
+  newTaskRecord,
+  type TaskError,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+  type TerminalPayload,
+  type TerminalStatus,
 } from './task-store.js';
 
 interface Row {
@@ -121,22 +122,7 @@ export class SqliteTaskStore implements TaskStore {
       pollIntervalMs: task.pollIntervalMs,
       incarnation: task.incarnation,
     });
-    return {
-      id: task.id,
-      ownerKey: task.ownerKey,
-      tool: task.tool,
-      status: 'working',
-      statusMessage: task.statusMessage ?? null,
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.createdAt,
-      terminalAt: null,
-      retentionMs: task.retentionMs,
-      pollIntervalMs: task.pollIntervalMs,
-      result: null,
-      error: null,
-      inputRequests: null,
-      incarnation: task.incarnation,
-    };
+    return newTaskRecord(task);
   }
 
   get(id: string, now: number): TaskRecord | undefined {

@@ -85,3 +85,23 @@ export function ttlMsOf(task: TaskRecord): number | null {
 export function isExpired(task: TaskRecord, now: number): boolean {
   return task.terminalAt !== null && task.terminalAt + task.retentionMs <= now;
 }
+
+/** The record a freshly created task has in every store: working, nothing settled yet. */
+export function newTaskRecord(task: NewTask): TaskRecord {
+  return {
+    id: task.id,
+    ownerKey: task.ownerKey,
+    tool: task.tool,
+    status: 'working',
+    statusMessage: task.statusMessage ?? null,
+    createdAt: task.createdAt,
+    lastUpdatedAt: task.createdAt,
+    terminalAt: null,
+    retentionMs: task.retentionMs,
+    pollIntervalMs: task.pollIntervalMs,
+    result: null,
+    error: null,
+    inputRequests: null,
+    incarnation: task.incarnation,
+  };
+}
