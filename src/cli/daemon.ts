@@ -76,6 +76,26 @@ function wholeNumber(name: string, value: string | undefined, min: number): numb
   return n;
 }
 
+type AppModule = typeof import('../app/daemon.js');
+
+/**
+ * The app, from dist/bundle/daemon.js (built by scripts/bundle-daemon.mjs:
+ * one ESM graph of a few modules instead of ~190, ~130 ms less of a cold
+ * start) when that bundle is at least as new as dist/app/daemon.js, else
+ * from dist/app (a tsc-only build, or running from source).
+ */
+async function loadApp(): Promise<AppModule> {
+  const app = new URL('../app/daemon.js', import.meta.url);
+  const bundle = new URL('../bundle/daemon.js', import.meta.url);
+  try {
+    if (fs.statSync(bundle).mtimeMs >= fs.statSync(app).mtimeMs)
+      return (await import(bundle.href)) as AppModule;
+  } catch {
+    // no bundle (or no compiled app next to it): the unbundled app
+  }
+  return import('../app/daemon.js');
+}
+
 /** The foreground daemon. Resolves never: exits the process when stopped. */
 export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   const paths = statePaths();
@@ -85,7 +105,7 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
     complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid})`);
     process.exit(0);
   }
-  const { runDaemon } = await import('../app/daemon.js');
+  const { runDaemon } = await loadApp();
   let running: Awaited<ReturnType<typeof runDaemon>>;
   try {
     const http = httpOption(flags);

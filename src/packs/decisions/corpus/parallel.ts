@@ -18,7 +18,12 @@ export const PARALLEL_THRESHOLD = 1500;
 export const WORKER_SHARE = 0.48;
 const WAIT_LIMIT_MS = 60_000;
 
-const WORKER_URL = new URL('./load-worker.js', import.meta.url);
+/** Next to this module, or, from the daemon's bundle (dist/bundle), in dist/packs/decisions/corpus: the worker is not bundled. */
+const WORKER_URL = ((): URL => {
+  const here = new URL('./load-worker.js', import.meta.url);
+  if (!import.meta.url.includes('/bundle/') || existsSync(fileURLToPath(here))) return here;
+  return new URL('../packs/decisions/corpus/load-worker.js', import.meta.url);
+})();
 
 /**
  * Whether a worker is likely to help: a large corpus (judged from the top
