@@ -7,9 +7,7 @@ import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
 import { erasePack } from '../host/pack.js';
 import { callTool } from '../host/tool-call.js';
-import { type CheckReport, checkCorpus, renderCheck } from '../packs/decisions/check.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
-import { corpusOf } from '../packs/decisions/state.js';
 import { SERVER_PREAMBLE } from './identity.js';
 import type { ResolvedWorkspace } from './options.js';
 
@@ -34,21 +32,6 @@ export async function callToolLocally(
         },
       },
     );
-  } finally {
-    workspace.close();
-  }
-}
-
-/** The corpus check and its rendering; throws the same "no corpus" ToolError the tools give. */
-export function checkLocally(resolved: ResolvedWorkspace): {
-  readonly report: CheckReport;
-  readonly text: string;
-} {
-  const pack = createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false });
-  const workspace = new Workspace(resolved.root);
-  try {
-    const report = checkCorpus(corpusOf(workspace.stateOf(pack)));
-    return { report, text: renderCheck(report) };
   } finally {
     workspace.close();
   }

@@ -2,7 +2,7 @@
  * `moor decisions …`: the tools' answers for people.
  */
 import { type Command, InvalidArgumentError } from 'commander';
-import { callToolLocally, checkLocally } from '../app/local.js';
+import { callToolLocally } from '../app/local.js';
 import { resolveWorkspace, type WorkspaceOptions } from '../app/options.js';
 import { fail, printToolResult } from './output.js';
 
@@ -62,12 +62,15 @@ export function registerDecisions(program: Command): void {
     .action((options: CommonOptions) => run(options, 'list_superseded', {}));
 
   common(decisions.command('check'))
-    .description('list problems (unparseable files, dangling/ambiguous/cyclic supersession); exit 1 if any')
-    .action((options: CommonOptions) => {
+    .description(
+      'list problems (unparseable files, dangling/ambiguous/cyclic supersession, globs matching no file); exit 1 if any',
+    )
+    .action(async (options: CommonOptions) => {
       try {
-        const { report, text } = checkLocally(resolveWorkspace(options));
-        process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${text}\n`);
-        if (report.findings.length > 0) process.exitCode = 1;
+        const result = await callToolLocally(resolveWorkspace(options), 'check_decisions', {});
+        printToolResult(result, options.json === true);
+        const findings = (result.structuredContent as { findings?: unknown[] } | undefined)?.findings ?? [];
+        if (findings.length > 0) process.exitCode = 1;
       } catch (error) {
         fail(error);
       }

@@ -37,14 +37,19 @@ describe('moor decisions', () => {
     expect(superseded.stdout).toMatch(/1 supersession relations: 1 resolved/);
   });
 
-  it('check exits 0 on a clean corpus and 1 with every problem listed on a broken one', () => {
+  it('check exits 0 on a clean corpus and 1 with every problem (globs matching no file included) on a broken one', () => {
     const clean = moor('decisions', 'check', '-w', E2E_WORKSPACE);
-    expect(clean).toMatchObject({ code: 0, stdout: '5 decisions, no problems.\n' });
+    expect(clean).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^5 decisions, no problems \(3 governed paths checked/),
+    });
     const mixed = path.join(REPO_ROOT, 'test/fixtures/corpora/mixed');
     const broken = moor('decisions', 'check', '-w', mixed, '--json');
     expect(broken.code).toBe(1);
     const report = JSON.parse(broken.stdout) as { findings: Array<{ kind: string }> };
-    expect(report.findings.map((f) => f.kind)).toEqual(expect.arrayContaining(['unparseable', 'dangling']));
+    expect(report.findings.map((f) => f.kind)).toEqual(
+      expect.arrayContaining(['unparseable', 'dangling', 'dead-glob']),
+    );
   });
 
   it('a workspace without decision records says how to configure one, on stderr, exit 1', () => {

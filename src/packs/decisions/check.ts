@@ -41,12 +41,6 @@ export function checkCorpus(corpus: Corpus): CheckReport {
   return { decisions: corpus.decisions.length, findings };
 }
 
-export function renderCheck(report: CheckReport): string {
-  if (report.findings.length === 0) return `${report.decisions} decisions, no problems.`;
-  const lines = report.findings.map((f) => `${f.path}: ${f.kind}: ${f.message}`);
-  return [`${report.decisions} decisions, ${report.findings.length} problems:`, ...lines].join('\n');
-}
-
 /** What the workspace walk reports while it runs. */
 export interface WalkProgress {
   readonly files: number;
