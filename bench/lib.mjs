@@ -1,7 +1,8 @@
 // Shared bench helpers: corpora, statistics, tables. Benchmarks print; they never assert.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 
 export const ROOT = path.resolve(new URL('..', import.meta.url).pathname);
 export const BENCH_DIR = path.join(ROOT, '.bench');
@@ -57,4 +58,44 @@ export function rng(seed = 42) {
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 2 ** 32;
   };
+}
+
+/** The 2026-07-28 envelope every bench request carries. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A line-delimited JSON-RPC client over a spawned node process, one request at a time or many. */
+export class LineClient {
+  constructor(args, env = {}) {
+    this.child = spawn(process.execPath, args, {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...process.env, ...env },
+    });
+    this.waiting = new Map();
+    this.id = 0;
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const msg = JSON.parse(line);
+      const resolve = this.waiting.get(msg.id);
+      if (resolve) {
+        this.waiting.delete(msg.id);
+        resolve(msg);
+      }
+    });
+  }
+  request(method, params = {}) {
+    const id = ++this.id;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } })}\n`,
+      );
+    });
+  }
+  async close() {
+    this.child.stdin.end();
+    if (this.child.exitCode === null) await new Promise((r) => this.child.once('exit', r));
+  }
 }

@@ -2,52 +2,14 @@
 // `moor stdio --direct`, spawn → first tools/list answer (daemon running, no
 // daemon, a plain SDK serveStdio server, bare node), and the daemon's memory
 // and CPU per request. Medians of several runs; prints, never asserts.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { corpus as generated, median, percentile, ROOT, table } from './lib.mjs';
+import { corpus as generated, LineClient, median, percentile, ROOT, table } from './lib.mjs';
 
 const MOOR = path.join(ROOT, 'dist/cli/main.js');
 const ECHO = path.join(ROOT, 'bench/servers/sdk-echo.mjs');
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-class LineClient {
-  constructor(args, env = {}) {
-    this.child = spawn(process.execPath, args, {
-      stdio: ['pipe', 'pipe', 'ignore'],
-      env: { ...process.env, ...env },
-    });
-    this.waiting = new Map();
-    this.id = 0;
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const msg = JSON.parse(line);
-      const resolve = this.waiting.get(msg.id);
-      if (resolve) {
-        this.waiting.delete(msg.id);
-        resolve(msg);
-      }
-    });
-  }
-  request(method, params = {}) {
-    const id = ++this.id;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.child.stdin.write(
-        `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } })}\n`,
-      );
-    });
-  }
-  async close() {
-    this.child.stdin.end();
-    if (this.child.exitCode === null) await new Promise((r) => this.child.once('exit', r));
-  }
-}
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 

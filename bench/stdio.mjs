@@ -1,44 +1,7 @@
 // stdio round trip through the real process: a line-delimited client sends one
 // request at a time and times write → parsed response.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { corpus as generated, median, percentile, ROOT, table } from './lib.mjs';
-
-const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
-
-class LineClient {
-  constructor(args) {
-    this.child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
-    this.waiting = new Map();
-    this.id = 0;
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      const msg = JSON.parse(line);
-      const resolve = this.waiting.get(msg.id);
-      if (resolve) {
-        this.waiting.delete(msg.id);
-        resolve(msg);
-      }
-    });
-  }
-  request(method, params) {
-    const id = ++this.id;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.child.stdin.write(
-        `${JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } })}\n`,
-      );
-    });
-  }
-  async close() {
-    this.child.stdin.end();
-    await new Promise((r) => this.child.once('exit', r));
-  }
-}
+import { corpus as generated, LineClient, median, percentile, ROOT, table } from './lib.mjs';
 
 async function roundTrips(args, method, params, n) {
   const client = new LineClient(args);
