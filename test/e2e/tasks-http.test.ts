@@ -20,6 +20,7 @@ import {
 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
+import { type Answer, type RpcOptions, rpc as sharedRpc } from '../tasks/daemon-helpers.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const SESSION = 'tasks-e2e-session-a';
@@ -90,50 +91,17 @@ function tempState(): string {
   return dir;
 }
 
-interface Answer {
-  status: number;
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-let nextId = 1;
-async function rpc(
+/** The shared HTTP helper, with this file's session as the default. */
+function rpc(
   url: string,
   method: string,
   params: Record<string, unknown>,
-  options: { declare?: boolean; session?: string | null; name?: string } = {},
+  options: RpcOptions = {},
 ): Promise<Answer> {
-  const capabilities = options.declare === false ? {} : { extensions: { [TASKS]: {} }, elicitation: {} };
-  const body = {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'tasks-e2e', version: '1.0.0' },
-        'io.modelcontextprotocol/clientCapabilities': capabilities,
-      },
-    },
-  };
-  const name = options.name ?? (params.taskId as string | undefined) ?? (params.name as string | undefined);
-  const session = options.session === undefined ? SESSION : options.session;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-      ...(session !== null ? { 'moor-session': session } : {}),
-    },
-    body: JSON.stringify(body),
+  return sharedRpc(url, method, params, {
+    ...options,
+    session: options.session === undefined ? SESSION : options.session,
   });
-  const text = await response.text();
-  const json = text.startsWith('{') ? JSON.parse(text) : JSON.parse(text.split('\ndata: ').pop() ?? '{}');
-  return { status: response.status, ...json };
 }
 
 async function createTask(url: string, name: string, args: Record<string, unknown>): Promise<string> {

@@ -101,6 +101,8 @@ export interface RpcOptions {
   /** Moor-Session; null sends none. */
   readonly session?: string | null;
   readonly elicitation?: boolean;
+  /** Mcp-Name; by default the params' taskId or name. */
+  readonly name?: string;
 }
 
 export async function rpc(
@@ -128,7 +130,7 @@ export async function rpc(
       },
     },
   };
-  const name = (params.taskId as string | undefined) ?? (params.name as string | undefined);
+  const name = options.name ?? (params.taskId as string | undefined) ?? (params.name as string | undefined);
   const session = options.session === undefined ? 'tasks-e2e-session' : options.session;
   const response = await fetch(url, {
     method: 'POST',
