@@ -80,7 +80,7 @@ export const ERRORS = {
   INTERRUPTED: spec(Unavailable, 503, EXIT_FAILURE, true, 'The daemon restarted while the request ran; it may or may not have completed.'),
 
   // HTTP endpoint
-  BAD_HEADER: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'A moor request header (Moor-Session, Moor-Workspace) is malformed.'),
+  BAD_HEADER: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A moor request header (Moor-Session, Moor-Workspace) is malformed.'),
   TOKEN_INVALID: spec(TransportError, 401, EXIT_FAILURE, false, 'The bearer token is missing, wrong, or its file is unusable.'),
   LISTEN_FAILED: spec(InternalError, 500, EXIT_FAILURE, true, 'The HTTP endpoint could not listen on the requested address.'),
 
