@@ -15,9 +15,8 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { JsonRpcCode } from '../errors.js';
-import type { AdmissionGate } from '../host/admission.js';
-import { traceIdOf } from '../protocol/trace.js';
-import { withTrace } from './logger.js';
+import { type AdmissionGate, holdsAdmission, INTERRUPTED, NOT_ADMITTED } from '../host/admission.js';
+import { traceIdOf, withTrace } from '../protocol/trace.js';
 
 type Id = string | number;
 
@@ -28,13 +27,6 @@ interface Running {
   readonly started: number;
   readonly trace: string | undefined;
 }
-
-/** Error data a proxy reads to know whether a refused request may be sent again safely. */
-export const NOT_ADMITTED = { executed: false } as const;
-export const INTERRUPTED = { executed: 'unknown' } as const;
-
-/** Long-lived requests that must not hold an admission slot. */
-const UNGATED = new Set(['subscriptions/listen']);
 
 function keyOf(id: Id): string {
   return typeof id === 'number' ? `n${id}` : `s${id}`;
@@ -89,8 +81,7 @@ export class GatedTransport implements Transport {
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (isRequest(message)) {
-      // tasks/* polls are cheap: they never wait behind, or are refused for, long calls.
-      if (!UNGATED.has(message.method) && !message.method.startsWith('tasks/')) {
+      if (holdsAdmission(message.method)) {
         const ticket = this.#gate.tryEnter();
         if (typeof ticket !== 'function') {
           this.#refuse(message, ticket);

@@ -12,6 +12,9 @@
 import fs from 'node:fs';
 import pino, { type Logger } from 'pino';
 
+// The daemon's log lines carry a request's trace id the way every hop writes it.
+export { withTrace } from '../protocol/trace.js';
+
 export const DEFAULT_LOG_MAX_BYTES = 10 * 1024 * 1024;
 const ROTATE_CHECK_MS = 30_000;
 
@@ -73,9 +76,4 @@ export function createDaemonLog(options: DaemonLogOptions): DaemonLog {
       destination.end();
     },
   };
-}
-
-/** Appends ` trace=<id>` so a request's lines can be grepped by trace (the id only; never tracestate or baggage). */
-export function withTrace(message: string, traceId: string | undefined): string {
-  return traceId === undefined ? message : `${message} trace=${traceId}`;
 }

@@ -9,6 +9,22 @@ export const DEFAULT_MAX_IN_FLIGHT = 64;
 
 export type Refusal = 'busy' | 'shutting-down';
 
+/**
+ * `data` of the -32050/-32051 errors on every hop: whether the request ran,
+ * so a client or proxy knows what it may safely re-send.
+ */
+export const NOT_ADMITTED = { executed: false } as const;
+export const INTERRUPTED = { executed: 'unknown' } as const;
+
+/**
+ * Whether a request takes an admission slot. Listen streams are long-lived
+ * and do no work; tasks/* polls are cheap and must never wait behind (or be
+ * refused for) long calls. A message without a method takes one.
+ */
+export function holdsAdmission(method: string | undefined): boolean {
+  return method === undefined || (method !== 'subscriptions/listen' && !method.startsWith('tasks/'));
+}
+
 export class AdmissionGate {
   #inFlight = 0;
   #closed = false;

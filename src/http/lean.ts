@@ -48,10 +48,11 @@ import type { Binding } from '../host/binding.js';
 import type { Catalog } from '../host/catalog.js';
 import { readResource } from '../host/resources.js';
 import { callTool } from '../host/tool-call.js';
-import { CORPUS_CACHE_HINT, MODERN_PROTOCOL_VERSION } from '../protocol/constants.js';
+import { CORPUS_CACHE_HINT, MODERN_PROTOCOL_VERSION, TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import {
   decodeHeaderValue,
   dispatchErrorBody,
+  type HttpLog,
   headerOf,
   isPlainObject,
   JSON_HEADERS,
@@ -99,11 +100,10 @@ export interface LeanOptions {
   /** SSE keep-alive for slow legacy answers (the SDK's default is 15 s); 0 disables. */
   readonly keepAliveMs: number;
   onInternalError(error: unknown, tool: string): void;
-  log(level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>): void;
+  readonly log: HttpLog;
 }
 
 const PRIME_ID = '__moor_lean_prime__';
-const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 const TRACE_KEYS = ['traceparent', 'tracestate', 'baggage'];
 /** `_meta` keys a lean modern request may carry: the envelope and W3C trace context. */

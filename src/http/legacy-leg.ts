@@ -33,6 +33,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { JsonRpcCode } from '../errors.js';
 
 type RequestId = string | number;
 type Deliver = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -136,7 +137,8 @@ export function createLegacyLeg(factory: McpServerFactory, options: LegacyLegOpt
     }
   };
   return async (request, requestOptions) => {
-    if (request.method.toUpperCase() !== 'POST') return jsonRpcError(405, -32000, 'Method not allowed.');
+    if (request.method.toUpperCase() !== 'POST')
+      return jsonRpcError(405, JsonRpcCode.TransportError, 'Method not allowed.');
     const authInfo: AuthInfo | undefined = requestOptions?.authInfo;
     try {
       const product = await factory({

@@ -8,6 +8,13 @@ import type { ServerResponse } from 'node:http';
 
 export type JsonRpcId = string | number;
 
+/** The endpoint's log, as the daemon hands it over (pino underneath; http never imports it). */
+export type HttpLog = (
+  level: 'info' | 'warn' | 'error',
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 
 /** The headers the SDK's legacy (2025) transport puts on an SSE response. */

@@ -11,3 +11,6 @@ export const CATALOG_CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: 'publ
 
 /** Anything derived from a corpus may change at any moment and may be private. */
 export const CORPUS_CACHE_HINT: CacheHint = { ttlMs: 0, cacheScope: 'private' };
+
+/** The durable-tasks extension's id, in client capabilities and the server's own. */
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';

@@ -64,3 +64,8 @@ export function traceIdOf(message: unknown): string | undefined {
   if (typeof params !== 'object' || params === null) return undefined;
   return traceContextOf((params as { _meta?: unknown })._meta)?.traceId;
 }
+
+/** Appends ` trace=<id>` so a request's lines can be grepped by trace (the id only; never tracestate or baggage). */
+export function withTrace(message: string, traceId: string | undefined): string {
+  return traceId === undefined ? message : `${message} trace=${traceId}`;
+}

@@ -21,10 +21,11 @@ import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputResponse } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors.js';
+import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { TaskError, TaskRecord, TaskStore } from '../store/task-store.js';
 import { RUNNING_STATUSES, ttlMsOf } from '../store/task-store.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export const TASKS_EXTENSION = TASKS_EXTENSION_ID;
 export const INTERRUPTED_MESSAGE = 'Task interrupted: the daemon restarted';
 export const SHUTDOWN_MESSAGE = 'Task interrupted: the daemon shut down';
 export const DEFAULT_RETENTION_MS = 10 * 60_000;

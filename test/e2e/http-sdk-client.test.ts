@@ -8,6 +8,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
 import { ERA_MODES, type EraMode } from '../helpers/sdk-client.js';
+import { until } from '../helpers/until.js';
 import { fixture, probe, type Started, start } from '../http/helpers.js';
 
 const fx = fixture();
@@ -27,14 +28,6 @@ async function connect(mode: EraMode, headers?: Record<string, string>): Promise
   );
   open.push(client);
   return client;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 beforeAll(async () => {

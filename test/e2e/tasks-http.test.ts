@@ -7,11 +7,6 @@
  * mid-task → the restarted daemon answers failed "interrupted"; a completed
  * task survives a restart until its retention ends.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import {
   CancelTaskResultV2Schema,
   CreateTaskResultV2Schema,
@@ -19,63 +14,26 @@ import {
   UpdateTaskResultV2Schema,
 } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
-import { type Answer, type RpcOptions, rpc as sharedRpc } from '../tasks/daemon-helpers.js';
+import { E2E_WORKSPACE } from '../helpers/paths.js';
+import {
+  type Answer,
+  type Daemon,
+  freePort,
+  killAll,
+  type RpcOptions,
+  removeStateDirs,
+  rpc as sharedRpc,
+  until as sharedUntil,
+  startDaemon as startHttpDaemon,
+  TASKS,
+  tempState,
+} from '../tasks/daemon-helpers.js';
 
-const TASKS = 'io.modelcontextprotocol/tasks';
 const SESSION = 'tasks-e2e-session-a';
 
-interface Daemon {
-  readonly url: string;
-  readonly child: ChildProcess;
-}
-
-const stateDirs: string[] = [];
-const running = new Set<ChildProcess>();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startDaemon(stateDir: string, port: number, extra: string[] = []): Promise<Daemon> {
-  const child = spawn(
-    process.execPath,
-    [
-      MOOR_BIN,
-      'daemon',
-      'run',
-      '--detached',
-      '--http',
-      `127.0.0.1:${port}`,
-      '--pack',
-      'tasks-conformance',
-      '-w',
-      E2E_WORKSPACE,
-      ...extra,
-    ],
-    { env: { ...process.env, MOOR_STATE_DIR: stateDir }, stdio: 'ignore' },
-  );
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (r.ok) break;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > deadline) throw new Error('daemon did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return { url, child };
+/** A daemon serving the tasks conformance pack; `port` reuses a stopped daemon's. */
+function startDaemon(stateDir: string, port?: number, extra: string[] = []): Promise<Daemon> {
+  return startHttpDaemon(stateDir, ['--pack', 'tasks-conformance', '-w', E2E_WORKSPACE, ...extra], port);
 }
 
 async function stop(daemon: Daemon, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -83,12 +41,6 @@ async function stop(daemon: Daemon, signal: NodeJS.Signals = 'SIGTERM'): Promise
   const exited = new Promise((r) => daemon.child.once('exit', r));
   daemon.child.kill(signal);
   await exited;
-}
-
-function tempState(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-tasks-e2e-'));
-  stateDirs.push(dir);
-  return dir;
 }
 
 /** The shared HTTP helper, with this file's session as the default. */
@@ -120,36 +72,23 @@ async function getTask(url: string, taskId: string, session?: string): Promise<R
   return answer.result as Record<string, unknown>;
 }
 
-async function until(
+/** Polls this file's session's task until one of `statuses`, every answer checked against the schema. */
+function until(
   url: string,
   taskId: string,
   statuses: string[],
-  ms = 10_000,
+  ms?: number,
 ): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const task = await getTask(url, taskId);
-    if (statuses.includes(task.status as string)) return task;
-    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task.status as string}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const eachPoll = (task: Record<string, unknown>) => void GetTaskResultV2Schema.parse(task);
+  return sharedUntil(url, taskId, statuses, { session: SESSION, eachPoll }, ms);
 }
 
-afterEach(async () => {
-  for (const child of [...running]) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  }
-});
-
-afterAll(() => {
-  for (const dir of stateDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(killAll);
+afterAll(removeStateDirs);
 
 describe('tasks over HTTP', () => {
   it('create → working → completed, with an immediately readable task and ttlMs after the end', async () => {
-    const daemon = await startDaemon(tempState(), await freePort());
+    const daemon = await startDaemon(tempState());
     const taskId = await createTask(daemon.url, 'slow_compute', { seconds: 0.4, label: 'lifecycle' });
     expect(Buffer.from(taskId, 'base64url').length).toBeGreaterThanOrEqual(16);
     const first = await getTask(daemon.url, taskId);
@@ -163,7 +102,7 @@ describe('tasks over HTTP', () => {
   });
 
   it('input_required → tasks/update → completed', async () => {
-    const daemon = await startDaemon(tempState(), await freePort());
+    const daemon = await startDaemon(tempState());
     const taskId = await createTask(daemon.url, 'confirm_delete', { filename: 'notes.txt' });
     const waiting = await until(daemon.url, taskId, ['input_required']);
     const keys = Object.keys(waiting.inputRequests as object);
@@ -179,7 +118,7 @@ describe('tasks over HTTP', () => {
   });
 
   it('cancel with abort ends cancelled; with detach reports cancelled at once and the late result is dropped', async () => {
-    const daemon = await startDaemon(tempState(), await freePort());
+    const daemon = await startDaemon(tempState());
     const aborted = await createTask(daemon.url, 'slow_compute', { seconds: 60 });
     const ack = await rpc(daemon.url, 'tasks/cancel', { taskId: aborted });
     CancelTaskResultV2Schema.parse(ack.result);
@@ -201,7 +140,7 @@ describe('tasks over HTTP', () => {
   });
 
   it('answers -32021 to undeclared tasks/* and to a task-only tool; runs undeclared or keyless calls synchronously', async () => {
-    const daemon = await startDaemon(tempState(), await freePort());
+    const daemon = await startDaemon(tempState());
     const taskId = await createTask(daemon.url, 'slow_compute', { seconds: 0 });
     for (const method of ['tasks/get', 'tasks/cancel']) {
       const refused = await rpc(daemon.url, method, { taskId }, { declare: false });
@@ -235,7 +174,7 @@ describe('tasks over HTTP', () => {
   });
 
   it("reports another session's task exactly like a missing one", async () => {
-    const daemon = await startDaemon(tempState(), await freePort());
+    const daemon = await startDaemon(tempState());
     const taskId = await createTask(daemon.url, 'slow_compute', { seconds: 0 });
     const foreign = await rpc(daemon.url, 'tasks/get', { taskId }, { session: 'tasks-e2e-session-b' });
     const missing = await rpc(daemon.url, 'tasks/get', { taskId: 'A'.repeat(taskId.length) });

@@ -10,6 +10,7 @@ import { MoorError } from '../../src/errors.js';
 import { AdmissionGate } from '../../src/host/admission.js';
 import { startHttpEndpoint } from '../../src/http/endpoint.js';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
+import { until } from '../helpers/until.js';
 import {
   base64Header,
   fixture,
@@ -81,14 +82,6 @@ function raw(
       req.end();
     } else req.end(init.body);
   });
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!check()) {
-    if (Date.now() - t0 > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 const JSON_CT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -16,6 +16,7 @@ import { Catalog } from '../../src/host/catalog.js';
 import { definePack, defineTool, erasePack, toolResult } from '../../src/host/pack.js';
 import { createServerFactory } from '../../src/host/server-factory.js';
 import { createLegacyLeg, ResponseRoutes, withLegacyLeg } from '../../src/http/legacy-leg.js';
+import { until } from '../helpers/until.js';
 import { ACCEPT_BOTH, fixture, type Started, start } from './helpers.js';
 
 const askPack = definePack<Record<string, never>>({
@@ -109,14 +110,6 @@ async function connect(
 function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? '').join('');
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 beforeAll(async () => {

@@ -36,19 +36,23 @@ export function tempState(prefix = 'moor-tasks-e2e-'): string {
   return dir;
 }
 
-/** A daemon serving HTTP on a free port; `extra` are more `daemon run` flags. */
-export async function startDaemon(stateDir: string, extra: string[] = []): Promise<Daemon> {
-  const port = await freePort();
+/**
+ * A daemon serving HTTP, up once its /healthz answers; `extra` are more
+ * `daemon run` flags. A free port unless `port` is given (a restart reuses
+ * its predecessor's).
+ */
+export async function startDaemon(stateDir: string, extra: string[] = [], port?: number): Promise<Daemon> {
+  const at = port ?? (await freePort());
   const child = spawn(
     process.execPath,
-    [MOOR_BIN, 'daemon', 'run', '--detached', '--http', `127.0.0.1:${port}`, ...extra],
+    [MOOR_BIN, 'daemon', 'run', '--detached', '--http', `127.0.0.1:${at}`, ...extra],
     { env: { ...process.env, MOOR_STATE_DIR: stateDir }, stdio: 'ignore' },
   );
   track(child);
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      const r = await fetch(`http://127.0.0.1:${at}/healthz`);
       if (r.ok) break;
     } catch {
       // not up yet
@@ -56,7 +60,7 @@ export async function startDaemon(stateDir: string, extra: string[] = []): Promi
     if (Date.now() > deadline) throw new Error('daemon did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
+  return { url: `http://127.0.0.1:${at}/mcp`, child };
 }
 
 export function track(child: ChildProcess): void {
@@ -149,19 +153,26 @@ export async function rpc(
   return { status: response.status, ...json };
 }
 
+export interface UntilOptions extends RpcOptions {
+  /** Checks every tasks/get result on the way (e.g. against the tasks schema). */
+  readonly eachPoll?: (task: Record<string, unknown>) => void;
+}
+
 /** Polls tasks/get until the task reaches one of `statuses`. */
 export async function until(
   url: string,
   taskId: string,
   statuses: string[],
-  options: RpcOptions = {},
+  options: UntilOptions = {},
   ms = 10_000,
 ): Promise<Record<string, unknown>> {
+  const { eachPoll, ...rpcOptions } = options;
   const deadline = Date.now() + ms;
   for (;;) {
-    const answer = await rpc(url, 'tasks/get', { taskId }, options);
+    const answer = await rpc(url, 'tasks/get', { taskId }, rpcOptions);
     if (answer.error) throw new Error(`tasks/get: ${answer.error.message}`);
     const task = answer.result as Record<string, unknown>;
+    eachPoll?.(task);
     if (statuses.includes(task.status as string)) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${task.status as string}`);
     await new Promise((r) => setTimeout(r, 25));

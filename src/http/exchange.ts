@@ -1,0 +1,285 @@
+/**
+ * The exchange: what happens to a POST intake admitted. It is answered by the
+ * lean path when the lean path fully understands it, else by the SDK handler;
+ * it is aborted when its stream closes before the answer is written, ended
+ * without a result when the client cancels it, and answered with -32051 when
+ * shutdown cuts it off. The live exchanges are what close() drains.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  NodeIncomingMessageLike,
+  NodeMcpRequestHandler,
+  NodeServerResponseLike,
+} from '@modelcontextprotocol/node';
+import { JsonRpcCode, MoorError } from '../errors.js';
+import { INTERRUPTED } from '../host/admission.js';
+import type { Binding } from '../host/binding.js';
+import { withTrace } from '../protocol/trace.js';
+import type { AdmittedRequest } from './intake.js';
+import type { LeanExchange, LeanPath } from './lean.js';
+import {
+  dispatchErrorBody,
+  echoableId,
+  entryErrorBody,
+  type HttpLog,
+  isPlainObject,
+  JSON_HEADERS,
+  SSE_HEADERS,
+  sendJson,
+  sseFrame,
+} from './wire.js';
+
+const SHUTTING_DOWN_MESSAGE =
+  'moor is shutting down: the daemon stopped before this request finished; it may or may not have completed. Retry once the daemon is back.';
+
+export interface ExchangeOptions {
+  /** The SDK path: modern handler and legacy leg behind `toNodeHandler`. */
+  readonly sdk: NodeMcpRequestHandler;
+  /** The lean path, or undefined when it is off. */
+  readonly lean: LeanPath | undefined;
+  readonly log: HttpLog;
+  readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
+}
+
+/** Every live exchange of one endpoint, and how each is answered. */
+export class Exchanges {
+  readonly #live = new Set<Exchange>();
+  readonly #sdk: NodeMcpRequestHandler;
+  readonly #lean: LeanPath | undefined;
+  readonly #log: HttpLog;
+  readonly #onRoute: ExchangeOptions['onRoute'];
+  /** Woken when the last working exchange ends while close() waits for it. */
+  #idleWaiters: Array<() => void> = [];
+
+  constructor(options: ExchangeOptions) {
+    this.#sdk = options.sdk;
+    this.#lean = options.lean;
+    this.#log = options.log;
+    this.#onRoute = options.onRoute;
+  }
+
+  /** Live exchanges, listen streams included. */
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** Live exchanges doing work (listen streams do none). */
+  workCount(): number {
+    let n = 0;
+    for (const exchange of this.#live) if (!exchange.request.listen) n++;
+    return n;
+  }
+
+  /** Answers an admitted POST: registers it, then the lean path or the SDK handler. */
+  serve(req: IncomingMessage, res: ServerResponse, request: AdmittedRequest): void {
+    if (request.cancellation) {
+      this.#cancelMatching(
+        (request.parsed as { params?: unknown }).params,
+        request.scope.requestedSessionKey,
+      );
+    }
+    const exchange = new Exchange(res, request);
+    this.#live.add(exchange);
+    res.once('close', () => this.#ended(exchange));
+    const lean = this.#lean;
+    const plan =
+      lean !== undefined && request.parsed !== undefined ? lean.plan(req.headers, request.parsed) : undefined;
+    if (plan !== undefined) {
+      this.#onRoute?.('lean', request.method);
+      void lean?.serve(plan, res, exchange);
+      return;
+    }
+    this.#onRoute?.('sdk', request.method);
+    this.#serveSdk(req, res, exchange, request.body, request.parsed);
+  }
+
+  /** A request that is not an admitted POST (GET / DELETE /mcp): the SDK answers it (405 from the legacy leg). */
+  passThrough(req: IncomingMessage, res: ServerResponse): void {
+    this.#serveSdk(req, res, undefined);
+  }
+
+  /** Resolves once no exchange does work any more, or after graceMs. */
+  async whenIdle(graceMs: number): Promise<void> {
+    if (this.workCount() > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, graceMs));
+        this.#idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    this.#idleWaiters = [];
+  }
+
+  /** Shutdown after the grace period: every working exchange is answered -32051 and aborted. */
+  interruptWork(graceMs: number): void {
+    const unfinished = [...this.#live].filter((exchange) => !exchange.request.listen);
+    if (unfinished.length > 0)
+      this.#log('warn', `http: cancelling ${unfinished.length} request(s) still running after ${graceMs} ms`);
+    for (const exchange of unfinished) {
+      const { method, id, trace } = exchange.request;
+      this.#log('warn', withTrace(`http: interrupted ${method ?? 'request'}`, trace), { method, id });
+      exchange.terminate();
+    }
+  }
+
+  #ended(exchange: Exchange): void {
+    this.#live.delete(exchange);
+    exchange.request.release();
+    if (!exchange.res.writableFinished) exchange.abort();
+    if (this.#idleWaiters.length > 0 && this.workCount() === 0) {
+      for (const wake of this.#idleWaiters.splice(0)) wake();
+    }
+  }
+
+  /**
+   * A posted `notifications/cancelled` (how a 2025-era client cancels over
+   * stateless HTTP, where the notification reaches a fresh server instance
+   * that knows nothing): the endpoint finds the request itself — same
+   * JSON-RPC id and same Moor-Session, exactly one in flight — aborts its
+   * work and ends its stream without a result. The notification is then
+   * answered as usual (202).
+   */
+  #cancelMatching(params: unknown, sessionKey: string | undefined): void {
+    const requestId = isPlainObject(params) ? params.requestId : undefined;
+    if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+    const matches = [...this.#live].filter(
+      ({ request }) =>
+        !request.listen && request.id === requestId && request.scope.requestedSessionKey === sessionKey,
+    );
+    const match = matches.length === 1 ? (matches[0] as Exchange) : undefined;
+    if (match !== undefined) {
+      const { method, id, trace } = match.request;
+      this.#log('info', withTrace(`http: cancelled ${method ?? 'request'} by the client`, trace), {
+        method,
+        id,
+      });
+      match.cancel();
+    } else if (matches.length > 1)
+      this.#log('info', `http: ambiguous cancellation of request ${JSON.stringify(requestId)} ignored`);
+  }
+
+  #serveSdk(
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange | undefined,
+    body?: Buffer,
+    parsed?: unknown,
+  ): void {
+    const source: NodeIncomingMessageLike =
+      body === undefined
+        ? req
+        : {
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            async *[Symbol.asyncIterator]() {
+              if (body.length > 0) yield body;
+            },
+          };
+    const sink = exchange === undefined ? res : exchange.sdkResponse();
+    this.#sdk(source, sink, parsed).catch((error: unknown) => {
+      this.#log('error', `http: answering a request failed: ${(error as Error)?.message ?? String(error)}`);
+      if (!res.headersSent)
+        sendJson(
+          res,
+          500,
+          entryErrorBody(JsonRpcCode.InternalError, 'Internal server error', echoableId(parsed)),
+        );
+      else res.destroy();
+    });
+  }
+}
+
+/** One admitted POST: what cancellation and shutdown need to answer or abort it. */
+class Exchange implements LeanExchange {
+  readonly res: ServerResponse;
+  readonly request: AdmittedRequest;
+  #controller: AbortController | undefined;
+  #hijacked = false;
+  /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */
+  #sse = false;
+
+  constructor(res: ServerResponse, request: AdmittedRequest) {
+    this.res = res;
+    this.request = request;
+  }
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return this.#controller.signal;
+  }
+
+  binding(): Binding {
+    return this.request.scope.resolve();
+  }
+
+  streaming(): void {
+    this.#sse = true;
+  }
+
+  abort(reason?: unknown): void {
+    this.#controller?.abort(reason);
+  }
+
+  /**
+   * The response the SDK handler writes to: the real one until shutdown
+   * answers the request itself, then a sink that drops the SDK's late writes.
+   */
+  sdkResponse(): NodeServerResponseLike {
+    const res = this.res;
+    const sink: NodeServerResponseLike = {
+      writeHead: (status, headers) => {
+        if (this.#hijacked) return sink;
+        const type = Object.entries(headers ?? {}).find(
+          ([name]) => name.toLowerCase() === 'content-type',
+        )?.[1];
+        this.#sse = typeof type === 'string' && type.startsWith('text/event-stream');
+        res.writeHead(status, headers);
+        return sink;
+      },
+      write: (chunk) => (this.#hijacked ? true : res.write(chunk)),
+      end: (chunk) => {
+        if (!this.#hijacked) res.end(chunk);
+        return sink;
+      },
+      on: (event, listener) => {
+        res.on(event, listener);
+        return sink;
+      },
+      get destroyed() {
+        return res.destroyed;
+      },
+    };
+    return sink;
+  }
+
+  /** Cancelled by the client: abort the work and end the stream without a result (JSON-RPC sends none). */
+  cancel(): void {
+    const res = this.res;
+    if (!res.writableEnded) {
+      this.#hijacked = true;
+      if (!res.headersSent) res.writeHead(200, SSE_HEADERS);
+      res.end();
+    }
+    this.abort(new MoorError('CANCELLED', 'cancelled by the client'));
+  }
+
+  /** Shutdown after the grace period: answer with a clear JSON-RPC error (in-band, HTTP 200), then abort the work. */
+  terminate(): void {
+    const res = this.res;
+    const id = this.request.id;
+    if (!res.writableEnded) {
+      this.#hijacked = true;
+      const body = dispatchErrorBody(id, JsonRpcCode.Unavailable, SHUTTING_DOWN_MESSAGE, INTERRUPTED);
+      if (!res.headersSent) {
+        res.writeHead(200, { ...JSON_HEADERS, connection: 'close' });
+        res.end(body);
+      } else if (this.#sse && id !== null) {
+        res.end(sseFrame(body));
+      } else res.destroy();
+    }
+    this.abort(new MoorError('SHUTTING_DOWN', SHUTTING_DOWN_MESSAGE));
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * Request intake: everything decided about a request before anything answers
+ * it, once and in this order — Host/Origin (403) → bearer token (401) → route
+ * (404, 405) → body limit (413) → content type (415) → admission (503,
+ * `Retry-After: 1`) → Moor-Session / Moor-Workspace (400). A POST that passes
+ * every step becomes one AdmittedRequest, which the exchange serves.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
+import { ERRORS, JsonRpcCode, MoorError } from '../errors.js';
+import { type AdmissionGate, holdsAdmission, NOT_ADMITTED, type Refusal } from '../host/admission.js';
+import { traceIdOf, withTrace } from '../protocol/trace.js';
+import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
+import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
+import {
+  dispatchErrorBody,
+  echoableId,
+  entryErrorBody,
+  type HttpLog,
+  headerOf,
+  isPlainObject,
+  type JsonRpcId,
+  sendJson,
+} from './wire.js';
+
+export const MCP_PATH = '/mcp';
+export const HEALTH_PATH = '/healthz';
+export const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
+
+/** One POST that passed intake: what the exchange needs, decided once. */
+export interface AdmittedRequest {
+  readonly body: Buffer;
+  /** The body as JSON, or undefined when it is empty or not JSON (the SDK answers those with its own errors). */
+  readonly parsed: unknown;
+  /** The id to echo on an error answered before dispatch. */
+  readonly id: JsonRpcId | null;
+  readonly method: string | undefined;
+  /** The W3C trace id of the request's `_meta`, for log lines only. */
+  readonly trace: string | undefined;
+  /** A `subscriptions/listen` stream: long-lived, does no work, holds no admission slot. */
+  readonly listen: boolean;
+  /** A posted `notifications/cancelled`, which cancels a matching exchange. */
+  readonly cancellation: boolean;
+  readonly scope: RequestBinding;
+  /** Frees the admission slot (a no-op for requests that hold none); call once the exchange ends. */
+  readonly release: () => void;
+}
+
+/** What intake hands requests to. */
+export interface IntakeSink {
+  /** True once the endpoint is closing: new work is refused with 503. */
+  readonly closing: boolean;
+  /** `GET /healthz` (or HEAD). */
+  health(res: ServerResponse): void;
+  /** Any other method on `/mcp` (GET, DELETE): the SDK answers it. */
+  passThrough(req: IncomingMessage, res: ServerResponse): void;
+  exchange(req: IncomingMessage, res: ServerResponse, request: AdmittedRequest): void;
+}
+
+export interface IntakeOptions {
+  readonly host: string;
+  readonly token: string | undefined;
+  readonly admission: AdmissionGate;
+  readonly binder: Binder;
+  readonly log: HttpLog;
+  readonly sink: IntakeSink;
+}
+
+// Transport refusals are the same bytes every time: built once.
+const UNAUTHORIZED_BODY = entryErrorBody(
+  ERRORS.TOKEN_INVALID.jsonRpc,
+  'Unauthorized: this endpoint needs a valid bearer token.',
+);
+const HEALTH_METHOD_BODY = entryErrorBody(JsonRpcCode.TransportError, 'Method not allowed.');
+const NOT_FOUND_BODY = entryErrorBody(JsonRpcCode.TransportError, `Not found: MCP is served at ${MCP_PATH}.`);
+const TOO_LARGE_BODY = entryErrorBody(
+  JsonRpcCode.TransportError,
+  `Payload Too Large: Request body must not exceed ${MAX_BODY} bytes`,
+);
+const MEDIA_TYPE_BODY = entryErrorBody(
+  JsonRpcCode.TransportError,
+  'Unsupported Media Type: Content-Type must be application/json',
+);
+const INTERNAL_ERROR_BODY = entryErrorBody(JsonRpcCode.InternalError, 'Internal server error');
+const HEALTH_METHOD_HEADERS = { allow: 'GET' } as const;
+const CLOSE_HEADERS = { connection: 'close' } as const;
+const BUSY_HEADERS = { 'retry-after': '1' } as const;
+const SHUTTING_DOWN_HEADERS = { 'retry-after': '1', connection: 'close' } as const;
+const REFUSED_SHUTTING_DOWN_MESSAGE =
+  'moor is shutting down and accepts no new requests; retry once the daemon is back.';
+
+export class Intake {
+  readonly #originGuard: OriginGuard;
+  readonly #tokenGuard: TokenGuard | undefined;
+  readonly #admission: AdmissionGate;
+  readonly #binder: Binder;
+  readonly #log: HttpLog;
+  readonly #sink: IntakeSink;
+
+  constructor(options: IntakeOptions) {
+    this.#originGuard = new OriginGuard(allowedHostnames(options.host));
+    this.#tokenGuard = options.token ? new TokenGuard(options.token) : undefined;
+    this.#admission = options.admission;
+    this.#binder = options.binder;
+    this.#log = options.log;
+    this.#sink = options.sink;
+  }
+
+  /** The node:http request listener. */
+  readonly receive = (req: IncomingMessage, res: ServerResponse): void => {
+    const guard = this.#originGuard.check(req);
+    if (!guard.ok) {
+      sendJson(res, 403, entryErrorBody(JsonRpcCode.TransportError, guard.message));
+      return;
+    }
+    if (this.#tokenGuard !== undefined) {
+      const challenge = this.#tokenGuard.challenge(req);
+      if (challenge !== undefined) {
+        sendJson(res, ERRORS.TOKEN_INVALID.http, UNAUTHORIZED_BODY, { 'www-authenticate': challenge });
+        return;
+      }
+    }
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const route = query < 0 ? url : url.slice(0, query);
+    if (route === HEALTH_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        sendJson(res, 405, HEALTH_METHOD_BODY, HEALTH_METHOD_HEADERS);
+      else this.#sink.health(res);
+      return;
+    }
+    if (route !== MCP_PATH) {
+      sendJson(res, 404, NOT_FOUND_BODY);
+      return;
+    }
+    if (req.method !== 'POST') {
+      this.#sink.passThrough(req, res); // GET / DELETE: 405 from the stateless legacy leg
+      return;
+    }
+    readBody(req, MAX_BODY, (result) => this.#received(req, res, result));
+  };
+
+  #received(req: IncomingMessage, res: ServerResponse, result: BodyResult): void {
+    if (result.kind === 'too-large') {
+      sendJson(res, 413, TOO_LARGE_BODY, CLOSE_HEADERS);
+      return;
+    }
+    if (result.kind === 'aborted') return;
+    try {
+      const request = this.#admit(req, res, result.body);
+      if (request !== undefined) this.#sink.exchange(req, res, request);
+    } catch (error) {
+      this.#log('error', `http: ${(error as Error)?.message ?? String(error)}`, {
+        stack: (error as Error)?.stack,
+      });
+      sendJson(res, 500, INTERNAL_ERROR_BODY);
+    }
+  }
+
+  /** Content type, admission and scope of a read body; undefined when the request was answered here. */
+  #admit(req: IncomingMessage, res: ServerResponse, body: Buffer): AdmittedRequest | undefined {
+    if (!isJsonContentType(headerOf(req.headers['content-type']))) {
+      sendJson(res, 415, MEDIA_TYPE_BODY);
+      return undefined;
+    }
+    let parsed: unknown;
+    if (body.length > 0) {
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        // Not JSON (or a BOM the SDK strips): the SDK answers it with its own parse error.
+      }
+    }
+    const id = echoableId(parsed);
+    const method = isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined;
+    const listen = method === 'subscriptions/listen';
+    const cancellation = method === 'notifications/cancelled' && !('id' in (parsed as object));
+    // A client's answer to an elicitation/sampling request resumes work already admitted.
+    const answer = method === undefined && isResponseBody(parsed);
+    if (this.#sink.closing || this.#admission.closed) {
+      this.#refuse(res, id, 'shutting-down', method, parsed);
+      return undefined;
+    }
+    // A cancellation only lightens the load, and a posted answer's call was admitted already:
+    // neither takes a slot (nor do listen streams and task polls, see holdsAdmission).
+    let release: () => void = noop;
+    if (!cancellation && !answer && holdsAdmission(method)) {
+      const entered = this.#admission.tryEnter();
+      if (typeof entered === 'string') {
+        this.#refuse(res, id, entered, method, parsed);
+        return undefined;
+      }
+      release = entered;
+    }
+    let scope: RequestBinding;
+    try {
+      scope = new RequestBinding(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER], this.#binder);
+      // A named workspace is resolved now, so a bad one is a 400 rather than a failure mid-call.
+      if (scope.workspace !== undefined) scope.resolve();
+    } catch (error) {
+      release();
+      if (
+        !(error instanceof MoorError && (error.code === 'BAD_HEADER' || error.code === 'WORKSPACE_INVALID'))
+      )
+        throw error;
+      sendJson(res, error.spec.http, dispatchErrorBody(id, error.spec.jsonRpc, error.message));
+      return undefined;
+    }
+    return { body, parsed, id, method, trace: traceIdOf(parsed), listen, cancellation, scope, release };
+  }
+
+  #refuse(
+    res: ServerResponse,
+    id: JsonRpcId | null,
+    reason: Refusal,
+    method: string | undefined,
+    body: unknown,
+  ): void {
+    this.#log('warn', withTrace(`http: refused ${method ?? 'request'}: ${reason}`, traceIdOf(body)), {
+      method,
+      refused: reason,
+    });
+    if (reason === 'busy') {
+      const { jsonRpc, http } = ERRORS.BUSY;
+      const message = `moor is busy: ${this.#admission.limit} requests are already in flight; retry in a moment.`;
+      sendJson(res, http, dispatchErrorBody(id, jsonRpc, message, NOT_ADMITTED), BUSY_HEADERS);
+    } else {
+      const { jsonRpc, http } = ERRORS.SHUTTING_DOWN;
+      const refusal = dispatchErrorBody(id, jsonRpc, REFUSED_SHUTTING_DOWN_MESSAGE, NOT_ADMITTED);
+      sendJson(res, http, refusal, SHUTTING_DOWN_HEADERS);
+    }
+  }
+}
+
+function noop(): void {}
+
+/** A posted JSON-RPC response, or a non-empty batch of nothing but responses. */
+function isResponseBody(body: unknown): boolean {
+  const one = (m: unknown) =>
+    isPlainObject(m) && !('method' in m) && 'id' in m && ('result' in m || 'error' in m);
+  return Array.isArray(body) ? body.length > 0 && body.every(one) : one(body);
+}

@@ -1,0 +1,99 @@
+/**
+ * The moor request headers (`Moor-Session`, `Moor-Workspace`) and the
+ * binding they name, resolved lazily: most requests (lists, discover, cheap
+ * polls) never touch the workspace, so the daemon's room is asked for only
+ * when a handler needs it — and at most once per request. Both paths use this
+ * one implementation: intake checks the headers before admitting a request,
+ * the SDK path's server factory reads them again from the request it serves.
+ */
+import path from 'node:path';
+import { MoorError } from '../errors.js';
+import type { Binding } from '../host/binding.js';
+import type { Pack } from '../host/pack.js';
+import { SESSION_KEY_PATTERN } from '../protocol/hello.js';
+import { decodeHeaderValue, headerOf } from './wire.js';
+
+export const SESSION_HEADER = 'moor-session';
+export const WORKSPACE_HEADER = 'moor-workspace';
+
+/** Who turns a request's headers into a binding (the daemon's rooms). */
+export interface Binder {
+  /**
+   * Binding for one request: session key from the Moor-Session header,
+   * workspace from Moor-Workspace (absolute path) or undefined for the daemon
+   * default. Throws MoorError('WORKSPACE_INVALID', message) when the
+   * workspace is not an existing directory inside the allowed roots.
+   */
+  bindForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): Binding;
+}
+
+type HeaderValue = string | string[] | undefined;
+
+/** One request's Moor-Session and Moor-Workspace, and the binding they name (resolved at most once). */
+export class RequestBinding implements Binding {
+  /** The Moor-Session header as sent (undefined when absent): what a posted cancellation must match. */
+  readonly requestedSessionKey: string | undefined;
+  /** The Moor-Workspace header, decoded; undefined for the daemon's default workspace. */
+  readonly workspace: string | undefined;
+  readonly #binder: Binder;
+  #bound: Binding | undefined;
+
+  /** Reads and checks the headers; throws MoorError('BAD_HEADER') for a malformed one. */
+  constructor(sessionHeader: HeaderValue, workspaceHeader: HeaderValue, binder: Binder) {
+    this.requestedSessionKey = sessionKeyOf(sessionHeader);
+    this.workspace = workspaceOf(workspaceHeader);
+    this.#binder = binder;
+  }
+
+  /** The daemon's binding for these headers, asked for on first use only. */
+  resolve(): Binding {
+    this.#bound ??= this.#binder.bindForRequest({
+      sessionKey: this.requestedSessionKey,
+      workspace: this.workspace,
+    });
+    return this.#bound;
+  }
+
+  // A keyless request may still get the daemon's default session key (bindForRequest decides).
+  get sessionKey(): string | undefined {
+    return this.requestedSessionKey ?? this.resolve().sessionKey;
+  }
+
+  get workspaceRoot(): string {
+    return this.resolve().workspaceRoot;
+  }
+
+  stateOf<S>(pack: Pack<S>): S {
+    return this.resolve().stateOf(pack);
+  }
+}
+
+function sessionKeyOf(header: HeaderValue): string | undefined {
+  const sessionKey = headerOf(header);
+  if (sessionKey !== undefined && !SESSION_KEY_PATTERN.test(sessionKey)) {
+    throw new MoorError(
+      'BAD_HEADER',
+      'Invalid Moor-Session header: a session key is 8-128 characters of [A-Za-z0-9._~-].',
+    );
+  }
+  return sessionKey;
+}
+
+function workspaceOf(header: HeaderValue): string | undefined {
+  const raw = headerOf(header);
+  if (raw === undefined) return undefined;
+  const workspace = decodeHeaderValue(raw.trim());
+  if (workspace === undefined || workspace.length === 0) {
+    throw new MoorError(
+      'BAD_HEADER',
+      'Invalid Moor-Workspace header: send an absolute path, or =?base64?…?= of its UTF-8 bytes.',
+    );
+  }
+  if (!path.isAbsolute(workspace)) {
+    throw new MoorError(
+      'BAD_HEADER',
+      `Invalid Moor-Workspace header: ${JSON.stringify(workspace)} is not an absolute path.`,
+    );
+  }
+  return workspace;
+}
