@@ -49,12 +49,22 @@ function spec(jsonRpc: number, http: number, exit: number, retryable: boolean, m
   return { jsonRpc, http, exit, retryable, meaning };
 }
 
-const { InvalidParams, InvalidRequest, InternalError, TransportError, Busy, Unavailable } = JsonRpcCode;
+const {
+  ParseError,
+  InvalidParams,
+  InvalidRequest,
+  InternalError,
+  TransportError,
+  MissingClientCapability,
+  Busy,
+  Unavailable,
+} = JsonRpcCode;
 
 // biome-ignore format: the registry reads best as a table, one code per line
 export const ERRORS = {
   // Command line
   USAGE: spec(InvalidParams, 400, EXIT_USAGE, false, 'A command-line flag or argument is malformed or out of bounds.'),
+  OPTION_CONFLICT: spec(InvalidParams, 400, EXIT_FAILURE, false, 'Two command-line options were given that do not go together.'),
 
   // Workspaces and corpora
   WORKSPACE_INVALID: spec(InvalidParams, 400, EXIT_FAILURE, false, 'The named workspace is not an absolute, existing directory moor may serve.'),
@@ -68,11 +78,15 @@ export const ERRORS = {
   DECISION_NUMBER_EXHAUSTED: spec(InternalError, 409, EXIT_FAILURE, false, 'No free decision number is left for a new record.'),
 
   // Tool calls and resources
-  INVALID_ARGUMENTS: spec(InvalidParams, 400, EXIT_FAILURE, false, 'Tool arguments do not match the tool’s input schema.'),
+  INVALID_ARGUMENTS: spec(InvalidParams, 400, EXIT_FAILURE, false, 'Tool or prompt arguments do not match their schema.'),
   INVALID_CURSOR: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A pagination cursor is malformed, stale or belongs to another query.'),
   UNKNOWN_TOOL: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No tool of that name is served.'),
   RESOURCE_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No resource has that URI.'),
+  UNKNOWN_PROMPT: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No prompt of that name is served.'),
+  UNKNOWN_RESOURCE_TEMPLATE: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No resource template has that URI template.'),
+  INVALID_REQUEST_STATE: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A requestState was not issued for this request.'),
   NO_INPUT_CHANNEL: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The tool needs answers and the connection offers no way to ask for them.'),
+  MISSING_CLIENT_CAPABILITY: spec(MissingClientCapability, 400, EXIT_FAILURE, false, 'The request needs a client capability it did not declare.'),
 
   // Requests in flight
   CANCELLED: spec(InvalidRequest, 499, EXIT_FAILURE, false, 'The client cancelled the request.'),
@@ -86,14 +100,23 @@ export const ERRORS = {
   LISTEN_FAILED: spec(InternalError, 500, EXIT_FAILURE, true, 'The HTTP endpoint could not listen on the requested address.'),
 
   // Daemon and socket hop
+  CONNECTION_CLOSED: spec(Unavailable, 503, EXIT_FAILURE, true, 'The line-delimited connection is closed; nothing more can be sent on it.'),
+  MESSAGE_TOO_LARGE: spec(InvalidRequest, 413, EXIT_FAILURE, false, 'A line-delimited message exceeded the size limit; the connection is closed.'),
+  PARSE_ERROR: spec(ParseError, 400, EXIT_FAILURE, false, 'A line-delimited message is not JSON.'),
+  INVALID_MESSAGE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'A line-delimited message is JSON but not a JSON-RPC 2.0 message.'),
   HELLO_INVALID: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The socket’s first line is not a hello this daemon accepts.'),
   DAEMON_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'No daemon answers on the socket and none could be started.'),
   TASKS_UNAVAILABLE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'This daemon serves no tasks.'),
   TASK_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No task of that id is visible to the caller.'),
+  TASK_EXISTS: spec(InternalError, 500, EXIT_FAILURE, false, 'The store already holds a task with that id.'),
+  TASK_STOPPED: spec(InternalError, 500, EXIT_FAILURE, false, 'A running task’s work was stopped: its client cancelled it or the daemon shut down.'),
+  TASKS_CLOSED: spec(InternalError, 503, EXIT_FAILURE, true, 'The task service has closed for shutdown and starts no new task.'),
+  SESSION_REQUIRED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The request needs a session key (Moor-Session, or moor stdio) and has none.'),
   STORE_SCHEMA_NEWER: spec(InternalError, 500, EXIT_FAILURE, false, 'The store was written by a newer moor; this version cannot use it.'),
 
   // Programming errors caught at composition time
   CONFLICT: spec(InternalError, 500, EXIT_FAILURE, false, 'Two packs define the same tool, prompt or other name.'),
+  INTERNAL: spec(InternalError, 500, EXIT_FAILURE, false, 'moor failed unexpectedly; its log has the details.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type MoorErrorCode = keyof typeof ERRORS;
@@ -122,7 +145,11 @@ export class MoorError extends Error {
 
   /** The JSON-RPC `error` member this error answers with. */
   toJsonRpc(): { code: number; message: string; data?: Readonly<Record<string, unknown>> } {
-    return { code: this.spec.jsonRpc, message: this.message, ...(this.data === undefined ? {} : { data: this.data }) };
+    return {
+      code: this.spec.jsonRpc,
+      message: this.message,
+      ...(this.data === undefined ? {} : { data: this.data }),
+    };
   }
 }
 

@@ -11,7 +11,6 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog } from '../daemon/logger.js';
-import { HelloRefused } from '../daemon/server.js';
 import { MoorError } from '../errors.js';
 import type { Binding } from '../host/binding.js';
 import { Workspace } from '../host/binding.js';
@@ -23,7 +22,12 @@ import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import { createTestingPack } from '../packs/testing/pack.js';
 import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
-import type { SessionHello, TasksControlReply, TasksControlRequest } from '../protocol/hello.js';
+import {
+  helloError,
+  type SessionHello,
+  type TasksControlReply,
+  type TasksControlRequest,
+} from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
 import { SqliteTaskStore } from '../store/sqlite-task-store.js';
@@ -82,7 +86,7 @@ function tasksControl(tasks: TaskService, request: TasksControlRequest): TasksCo
     if (request.action === 'cancel') tasks.cancel(id, owner(id));
     return { tasks: [taskView(tasks, tasks.get(id, owner(id)))] };
   } catch (error) {
-    return { error: { code: 'TASK_NOT_FOUND', message: (error as Error).message } };
+    return { error: helloError(new MoorError('TASK_NOT_FOUND', (error as Error).message)) };
   }
 }
 
@@ -161,7 +165,7 @@ export async function runDaemon(
         decisions: hello.decisions,
       };
     } catch (error) {
-      throw new HelloRefused('WORKSPACE_INVALID', (error as Error).message);
+      throw new MoorError('WORKSPACE_INVALID', (error as Error).message);
     }
   };
 

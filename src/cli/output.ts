@@ -2,7 +2,7 @@
  * How the CLI prints: answers to stdout, errors to stderr with a non-zero exit.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { MoorError } from '../errors.js';
+import { exitCodeOf } from '../errors.js';
 
 export function printToolResult(result: CallToolResult, json: boolean): void {
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
@@ -15,7 +15,7 @@ export function printToolResult(result: CallToolResult, json: boolean): void {
 }
 
 export function fail(error: unknown): never {
-  const message = error instanceof MoorError || error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`moor: ${message}\n`);
-  process.exit(error instanceof MoorError && error.code === 'USAGE' ? 2 : 1);
+  process.exit(exitCodeOf(error));
 }

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { WorkspaceOptions } from '../app/options.js';
+import { MoorError } from '../errors.js';
 import { fail } from './output.js';
 
 export function registerStdio(program: Command): void {
@@ -27,7 +28,10 @@ export function registerStdio(program: Command): void {
     .action(async (options: WorkspaceOptions & { direct?: boolean; pack?: string[] }) => {
       if (!options.direct && options.pack !== undefined) {
         fail(
-          new Error('--pack needs --direct: the daemon serves the packs given to `moor daemon run --pack`'),
+          new MoorError(
+            'OPTION_CONFLICT',
+            '--pack needs --direct: the daemon serves the packs given to `moor daemon run --pack`',
+          ),
         );
       }
       if (!options.direct) {

@@ -14,7 +14,7 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { JsonRpcCode } from '../errors.js';
+import { MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, INTERRUPTED, NOT_ADMITTED } from '../host/admission.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 
@@ -107,19 +107,21 @@ export class GatedTransport implements Transport {
 
   #refuse(message: { id: Id; method: string }, why: 'busy' | 'shutting-down'): void {
     const trace = traceIdOf(message);
-    const error =
+    const refusal =
       why === 'busy'
-        ? {
-            code: JsonRpcCode.Busy,
-            message: `moor daemon is busy: ${this.#gate.inFlight} requests in flight; retry shortly`,
-            data: NOT_ADMITTED,
-          }
-        : { code: JsonRpcCode.Unavailable, message: 'moor daemon is shutting down', data: NOT_ADMITTED };
+        ? new MoorError(
+            'BUSY',
+            `moor daemon is busy: ${this.#gate.inFlight} requests in flight; retry shortly`,
+            NOT_ADMITTED,
+          )
+        : new MoorError('SHUTTING_DOWN', 'moor daemon is shutting down', NOT_ADMITTED);
     this.#log.warn(
       { method: message.method, refused: why },
       withTrace(`refused ${message.method}: ${why}`, trace),
     );
-    this.#inner.send({ jsonrpc: '2.0', id: message.id, error }).catch((e) => this.onerror?.(e as Error));
+    this.#inner
+      .send({ jsonrpc: '2.0', id: message.id, error: refusal.toJsonRpc() })
+      .catch((e) => this.onerror?.(e as Error));
   }
 
   #finish(key: string, outcome: string): void {
@@ -161,7 +163,7 @@ export class GatedTransport implements Transport {
         .send({
           jsonrpc: '2.0',
           id: entry.id,
-          error: { code: JsonRpcCode.Unavailable, message, data: INTERRUPTED },
+          error: new MoorError('INTERRUPTED', message, INTERRUPTED).toJsonRpc(),
         })
         .catch(() => {});
     }

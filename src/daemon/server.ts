@@ -9,12 +9,14 @@ import net from 'node:net';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
+import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import {
   type ControlHello,
   type DaemonStatus,
   HELLO_VERSION,
   type HelloReply,
+  helloError,
   type Incarnation,
   parseHello,
   type SessionHello,
@@ -35,21 +37,12 @@ export interface SessionOpening {
   close(): void;
 }
 
-export class HelloRefused extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export interface SocketServerOptions {
   readonly socketPath: string;
   readonly incarnation: Incarnation;
   readonly gate: AdmissionGate;
   readonly log: Logger;
-  /** The factory and binding for one session connection; throw HelloRefused to refuse it. */
+  /** The factory and binding for one session connection; throw a MoorError to refuse it with that code. */
   openSession(hello: SessionHello): SessionOpening;
   /** Status fields the socket layer does not own. */
   describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
@@ -139,7 +132,7 @@ export class SocketServer {
         if (buffered.length > MAX_HELLO_BYTES) {
           clearTimeout(timer);
           socket.off('data', onData);
-          this.#replyAndClose(socket, 'HELLO_INVALID', 'the hello line is too long');
+          this.#replyAndClose(socket, new MoorError('HELLO_INVALID', 'the hello line is too long'));
         }
         return;
       }
@@ -153,16 +146,16 @@ export class SocketServer {
     socket.on('data', onData);
   }
 
-  #replyAndClose(socket: net.Socket, code: string, message: string): void {
-    const reply: HelloReply = { moor: HELLO_VERSION, ok: false, error: { code, message } };
-    this.#options.log.info({ code }, `refused a socket hello: ${message}`);
+  #replyAndClose(socket: net.Socket, refusal: MoorError): void {
+    const reply: HelloReply = { moor: HELLO_VERSION, ok: false, error: helloError(refusal) };
+    this.#options.log.info({ code: refusal.code }, `refused a socket hello: ${refusal.message}`);
     socket.end(`${JSON.stringify(reply)}\n`);
   }
 
   #onHello(socket: net.Socket, line: string, rest: Buffer): void {
     const hello = parseHello(line);
     if ('error' in hello) {
-      this.#replyAndClose(socket, 'HELLO_INVALID', hello.error);
+      this.#replyAndClose(socket, new MoorError('HELLO_INVALID', hello.error));
       return;
     }
     if ('control' in hello) {
@@ -173,21 +166,20 @@ export class SocketServer {
     try {
       opening = this.#options.openSession(hello);
     } catch (error) {
-      if (error instanceof HelloRefused) {
-        this.#replyAndClose(socket, error.code, error.message);
+      if (error instanceof MoorError) {
+        this.#replyAndClose(socket, error);
         return;
       }
       this.#options.log.error({ err: error }, 'could not open a session');
       this.#replyAndClose(
         socket,
-        'INTERNAL',
-        'the daemon could not open this session; its log has the details',
+        new MoorError('INTERNAL', 'the daemon could not open this session; its log has the details'),
       );
       return;
     }
     if (this.#options.gate.closed) {
       opening.close();
-      this.#replyAndClose(socket, 'SHUTTING_DOWN', 'moor daemon is shutting down');
+      this.#replyAndClose(socket, new MoorError('SHUTTING_DOWN', 'moor daemon is shutting down'));
       return;
     }
     const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: this.#options.incarnation };
@@ -237,7 +229,7 @@ export class SocketServer {
       ...(hello.control === 'tasks' && hello.tasks !== undefined
         ? {
             tasks: this.#options.tasks?.(hello.tasks) ?? {
-              error: { code: 'TASKS_UNAVAILABLE', message: 'this daemon serves no tasks' },
+              error: helloError(new MoorError('TASKS_UNAVAILABLE', 'this daemon serves no tasks')),
             },
           }
         : {}),

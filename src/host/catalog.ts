@@ -12,6 +12,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { MoorError } from '../errors.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 
 export interface CatalogTool {
@@ -62,7 +63,8 @@ export class Catalog {
     entries.sort((a, b) => (a.wire.name < b.wire.name ? -1 : a.wire.name > b.wire.name ? 1 : 0));
     const byName = new Map<string, CatalogTool>();
     for (const entry of entries) {
-      if (byName.has(entry.wire.name)) throw new Error(`Two packs define the tool ${entry.wire.name}`);
+      if (byName.has(entry.wire.name))
+        throw new MoorError('CONFLICT', `Two packs define the tool ${entry.wire.name}`);
       byName.set(entry.wire.name, entry);
     }
     this.#byName = byName;
@@ -85,7 +87,8 @@ export class Catalog {
     const prompts = new Map<string, CatalogPrompt>();
     for (const pack of packs) {
       for (const definition of pack.prompts ?? []) {
-        if (prompts.has(definition.name)) throw new Error(`Two packs define the prompt ${definition.name}`);
+        if (prompts.has(definition.name))
+          throw new MoorError('CONFLICT', `Two packs define the prompt ${definition.name}`);
         prompts.set(definition.name, { pack, definition, wire: toWirePrompt(definition) });
       }
     }

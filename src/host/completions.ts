@@ -4,15 +4,10 @@
  * declare. An argument without a completer completes to nothing; an unknown
  * prompt or template is -32602.
  */
-import {
-  type CompleteRequest,
-  type CompleteResult,
-  ProtocolError,
-  type Server,
-} from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors.js';
+import type { CompleteRequest, CompleteResult, Server } from '@modelcontextprotocol/server';
 import type { Catalog } from './catalog.js';
 import type { Completer } from './pack.js';
+import { protocolError } from './protocol-error.js';
 
 /** The spec's cap on values in one answer. */
 const MAX_VALUES = 100;
@@ -28,13 +23,13 @@ export function complete(catalog: Catalog, request: CompleteRequest): CompleteRe
   if (ref.type === 'ref/prompt') {
     const prompt = catalog.prompt(ref.name);
     if (!prompt) {
-      throw new ProtocolError(JsonRpcCode.InvalidParams, `Unknown prompt: ${ref.name}`, { prompt: ref.name });
+      throw protocolError('UNKNOWN_PROMPT', `Unknown prompt: ${ref.name}`, { prompt: ref.name });
     }
     completer = prompt.definition.complete?.[argument.name];
   } else {
     const owner = catalog.resourceFamilies.find(({ family }) => family.uriTemplate === ref.uri);
     if (!owner) {
-      throw new ProtocolError(JsonRpcCode.InvalidParams, `Unknown resource template: ${ref.uri}`, {
+      throw protocolError('UNKNOWN_RESOURCE_TEMPLATE', `Unknown resource template: ${ref.uri}`, {
         uri: ref.uri,
       });
     }

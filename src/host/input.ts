@@ -28,11 +28,10 @@ import {
   type InputRequiredResult,
   type InputResponse,
   inputRequired,
-  ProtocolError,
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors.js';
+import { protocolError } from './protocol-error.js';
 
 /** What the sealed state holds: whose questions these are, and every answer so far. */
 interface SealedInput {
@@ -72,8 +71,8 @@ export function inputChannel(ctx: ServerContext, key: string): InputChannel {
   const state = ctx.mcpReq.requestState<SealedInput | string>();
   if (state !== undefined) {
     if (typeof state === 'string' || state.k !== key) {
-      throw new ProtocolError(
-        JsonRpcCode.InvalidParams,
+      throw protocolError(
+        'INVALID_REQUEST_STATE',
         'Invalid requestState: it was not issued for this request. Send the request again without requestState and inputResponses.',
         { reason: 'invalid_request_state' },
       );

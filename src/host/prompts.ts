@@ -4,20 +4,19 @@
  * unknown prompt); a prompt may ask the client for input exactly as a tool
  * does (input.ts).
  */
-import {
-  type GetPromptRequest,
-  type GetPromptResult,
-  type InputRequiredResult,
-  ProtocolError,
-  type Server,
-  type ServerContext,
+import type {
+  GetPromptRequest,
+  GetPromptResult,
+  InputRequiredResult,
+  Server,
+  ServerContext,
 } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel } from './input.js';
 import type { PromptContext } from './pack.js';
+import { protocolError } from './protocol-error.js';
 
 export function installPrompts(server: Server, catalog: Catalog, binding: Binding): void {
   const list = { prompts: catalog.prompts };
@@ -37,8 +36,8 @@ async function getPrompt(
   const { name } = request.params;
   const entry = catalog.prompt(name);
   if (!entry) {
-    throw new ProtocolError(
-      JsonRpcCode.InvalidParams,
+    throw protocolError(
+      'UNKNOWN_PROMPT',
       `Unknown prompt: ${name}. Call prompts/list for the prompts this server offers.`,
       { prompt: name },
     );
@@ -50,8 +49,8 @@ async function getPrompt(
       const problems = parsed.error.issues.map(
         (issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(arguments)'}: ${issue.message}`,
       );
-      throw new ProtocolError(
-        JsonRpcCode.InvalidParams,
+      throw protocolError(
+        'INVALID_ARGUMENTS',
         `Invalid arguments for prompt ${name}: ${problems.join('; ')}. Call prompts/list for its arguments.`,
         { prompt: name },
       );

@@ -2,18 +2,13 @@
  * resources/list, resources/templates/list and resources/read over the
  * catalog's resource families. Listing is paginated with an opaque cursor;
  * reading an unknown URI answers -32602 with `data.uri` (the 2026-07-28 rule,
- * which the SDK's ResourceNotFoundError produces on both eras).
+ * the answer the SDK's ResourceNotFoundError gives on both eras).
  */
-import {
-  type ListResourcesResult,
-  ProtocolError,
-  type ReadResourceResult,
-  ResourceNotFoundError,
-} from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors.js';
+import type { ListResourcesResult, ProtocolError, ReadResourceResult } from '@modelcontextprotocol/server';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import type { ResourceEntry } from './pack.js';
+import { protocolError } from './protocol-error.js';
 
 export const RESOURCE_PAGE_SIZE = 100;
 
@@ -36,7 +31,7 @@ export function listResources(
 export function readResource(catalog: Catalog, binding: Binding, uri: string): ReadResourceResult {
   const owner = catalog.familyFor(uri);
   const content = owner?.family.read(binding.stateOf(owner.pack), uri);
-  if (!content) throw new ResourceNotFoundError(uri);
+  if (!content) throw protocolError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
   return {
     contents: [
       'text' in content
@@ -65,8 +60,8 @@ function decodeCursor(cursor: string): number {
 }
 
 function invalidCursor(cursor: string | undefined): ProtocolError {
-  return new ProtocolError(
-    JsonRpcCode.InvalidParams,
+  return protocolError(
+    'INVALID_CURSOR',
     'Invalid cursor: pass back the nextCursor of a previous resources/list answer, or omit it to start over.',
     { cursor },
   );

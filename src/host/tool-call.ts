@@ -6,10 +6,11 @@
  */
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { JsonRpcCode, MoorError, ToolError } from '../errors.js';
+import { MoorError, ToolError } from '../errors.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import type { HostContext, ToolContext } from './pack.js';
+import { protocolError } from './protocol-error.js';
 
 export interface CallRequest {
   readonly name: string;
@@ -41,7 +42,7 @@ function passesThrough(error: unknown): boolean {
 
 const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
   throw new ToolError(
-    'USAGE',
+    'NO_INPUT_CHANNEL',
     'This tool needs answers from you, and this connection has no way to ask: call it from a client that supports tasks, multi-round-trip input or elicitation.',
   );
 };
@@ -54,8 +55,8 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const entry = catalog.tool(request.name);
   if (!entry) {
-    throw new ProtocolError(
-      JsonRpcCode.InvalidParams,
+    throw protocolError(
+      'UNKNOWN_TOOL',
       `Unknown tool: ${request.name}. Call tools/list for the tools this server offers.`,
       { tool: request.name },
     );

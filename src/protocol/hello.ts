@@ -5,6 +5,8 @@
  * and the socket closes after the answer.
  */
 
+import type { MoorError } from '../errors.js';
+
 export const HELLO_VERSION = 1;
 
 /** Who runs the daemon: proxies compare incarnations to detect restarts. */
@@ -80,6 +82,11 @@ export type HelloReply =
       readonly ok: false;
       readonly error: { readonly code: string; readonly message: string };
     };
+
+/** A refusal as a hello reply carries it: the registry code and the message, nothing else. */
+export function helloError(refusal: MoorError): { readonly code: string; readonly message: string } {
+  return { code: refusal.code, message: refusal.message };
+}
 
 /** Session keys are opaque to the daemon but bounded, so a key can be logged and indexed safely. */
 export const SESSION_KEY_PATTERN = /^[A-Za-z0-9._~-]{8,128}$/;

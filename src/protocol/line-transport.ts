@@ -8,7 +8,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors.js';
+import { MoorError } from '../errors.js';
 
 /** One line may not exceed this; a longer one is a client bug or an attack, and closes the connection. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
@@ -41,7 +41,7 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error('connection closed'));
+    if (this.#closed) return Promise.reject(new MoorError('CONNECTION_CLOSED', 'connection closed'));
     return this.#write(`${JSON.stringify(message)}\n`);
   }
 
@@ -76,7 +76,12 @@ export class LineTransport implements Transport {
       newline = buffer.indexOf(10);
     }
     if (buffer.length > MAX_LINE_BYTES) {
-      this.onerror?.(new Error(`a message exceeded ${MAX_LINE_BYTES} bytes; closing the connection`));
+      this.onerror?.(
+        new MoorError(
+          'MESSAGE_TOO_LARGE',
+          `a message exceeded ${MAX_LINE_BYTES} bytes; closing the connection`,
+        ),
+      );
       void this.close();
       return;
     }
@@ -88,7 +93,7 @@ export class LineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      this.#reject(null, JsonRpcCode.ParseError, `Parse error: ${(error as Error).message}`);
+      this.#reject(null, new MoorError('PARSE_ERROR', `Parse error: ${(error as Error).message}`));
       return;
     }
     let message: JSONRPCMessage;
@@ -97,14 +102,14 @@ export class LineTransport implements Transport {
     } catch {
       const id = (value as { id?: unknown } | null)?.id;
       const echoed = typeof id === 'string' || typeof id === 'number' ? id : null;
-      this.#reject(echoed, JsonRpcCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message');
+      this.#reject(echoed, new MoorError('INVALID_MESSAGE', 'Invalid Request: not a JSON-RPC 2.0 message'));
       return;
     }
     this.onmessage?.(message);
   }
 
-  #reject(id: string | number | null, code: number, message: string): void {
-    this.#write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`).catch(
+  #reject(id: string | number | null, refusal: MoorError): void {
+    this.#write(`${JSON.stringify({ jsonrpc: '2.0', id, error: refusal.toJsonRpc() })}\n`).catch(
       (error: Error) => this.onerror?.(error),
     );
   }

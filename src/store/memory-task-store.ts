@@ -3,6 +3,7 @@
  * retention, interruption): for benchmarks (the ratio against SQLite) and
  * tests. Nothing survives the process.
  */
+import { MoorError } from '../errors.js';
 import {
   isExpired,
   type NewTask,
@@ -19,7 +20,7 @@ export class MemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, TaskRecord>();
 
   create(task: NewTask): TaskRecord {
-    if (this.#tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
+    if (this.#tasks.has(task.id)) throw new MoorError('TASK_EXISTS', `task ${task.id} already exists`);
     const record = newTaskRecord(task);
     this.#tasks.set(task.id, record);
     return record;

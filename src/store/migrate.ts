@@ -5,6 +5,7 @@
  * know) is refused rather than guessed at.
  */
 import type Database from 'better-sqlite3';
+import { MoorError } from '../errors.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
@@ -21,7 +22,8 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   const known = new Set(migrations.map((m) => m.version));
   const unknown = [...applied].filter((v) => !known.has(v));
   if (unknown.length > 0) {
-    throw new Error(
+    throw new MoorError(
+      'STORE_SCHEMA_NEWER',
       `the database has schema version(s) ${unknown.join(', ')} that this moor does not know; it was written by a newer moor`,
     );
   }

@@ -18,16 +18,15 @@ import {
   type ClientCapabilities,
   type InputRequest,
   type InputResponse,
-  MissingRequiredClientCapabilityError,
-  ProtocolError,
+  type ProtocolError,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { JsonRpcCode } from '../errors.js';
 import type { Binding } from '../host/binding.js';
 import type { Catalog } from '../host/catalog.js';
 import { InputRequiredSignal, inputChannel } from '../host/input.js';
+import { protocolError } from '../host/protocol-error.js';
 import type { HostExtension, InterceptedToolCall } from '../host/server-factory.js';
 import { callTool, withoutInBandArguments } from '../host/tool-call.js';
 import { createTaskResult, TASKS_EXTENSION, type TaskService } from './service.js';
@@ -60,10 +59,11 @@ function hasTasks(capabilities: ClientCapabilities | undefined): boolean {
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
 }
 
-function missingCapability(what: string): MissingRequiredClientCapabilityError {
-  return new MissingRequiredClientCapabilityError(
-    { requiredCapabilities: REQUIRED_CAPABILITIES },
+function missingCapability(what: string): ProtocolError {
+  return protocolError(
+    'MISSING_CLIENT_CAPABILITY',
     `${what} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`,
+    { requiredCapabilities: REQUIRED_CAPABILITIES },
   );
 }
 
@@ -71,15 +71,15 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
   const { catalog, service } = options;
 
   const startTask = (
+    tasks: TaskService,
     binding: Binding,
     owner: string,
     params: InterceptedToolCall['request']['params'],
     cancellation: 'abort' | 'detach',
     preAnswered: Readonly<Record<string, InputResponse>>,
   ): Record<string, unknown> => {
-    if (service === undefined) throw new Error('no task service');
-    const task = service.create(owner, params.name);
-    service.start(task, { cancellation, preAnswered }, (env) =>
+    const task = tasks.create(owner, params.name);
+    tasks.start(task, { cancellation, preAnswered }, (env) =>
       callTool(catalog, binding, params, {
         signal: env.signal,
         progress: env.progress,
@@ -145,8 +145,8 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
       if (!declared || owner === undefined) {
         if (task.eligibility === 'required') {
           if (!declared) throw missingCapability(`The tool ${params.name} runs only as a task; it`);
-          throw new ProtocolError(
-            JsonRpcCode.InvalidRequest,
+          throw protocolError(
+            'SESSION_REQUIRED',
             `The tool ${params.name} runs only as a task, and a task needs a session key: send the Moor-Session header (or connect through moor stdio).`,
           );
         }
@@ -165,7 +165,14 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
           throw error;
         }
       }
-      return startTask(call.binding, owner, params, task.cancellation, preAnswered) as CallToolResult;
+      return startTask(
+        service,
+        call.binding,
+        owner,
+        params,
+        task.cancellation,
+        preAnswered,
+      ) as CallToolResult;
     },
   };
 }

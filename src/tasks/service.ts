@@ -21,6 +21,7 @@ import { randomBytes } from 'node:crypto';
 import type { InputRequest, InputResponse } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors.js';
+import { protocolError } from '../host/protocol-error.js';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { TaskError, TaskRecord, TaskStore } from '../store/task-store.js';
 import { RUNNING_STATUSES, ttlMsOf } from '../store/task-store.js';
@@ -91,8 +92,8 @@ interface Runtime {
 
 /** The wire error for an unknown, expired or foreign task: one shape for all three. */
 export function taskNotFound(taskId: unknown): ProtocolError {
-  return new ProtocolError(
-    JsonRpcCode.InvalidParams,
+  return protocolError(
+    'TASK_NOT_FOUND',
     `No task ${typeof taskId === 'string' ? JSON.stringify(taskId.slice(0, 200)) : ''}: it does not exist or has expired.`.replace(
       'task : ',
       'task: ',
@@ -154,7 +155,7 @@ export class TaskService {
 
   /** Creates a working task owned by `ownerKey`; committed when this returns. */
   create(ownerKey: string, tool: string, statusMessage?: string): TaskRecord {
-    if (this.#closed) throw new ProtocolError(JsonRpcCode.InternalError, 'moor is shutting down');
+    if (this.#closed) throw protocolError('TASKS_CLOSED', 'moor is shutting down');
     return this.store.create({
       id: newTaskId(),
       ownerKey,
@@ -217,6 +218,7 @@ export class TaskService {
 
   #settle(runtime: Runtime, outcome: { result?: unknown; error?: unknown }): void {
     this.#runtimes.delete(runtime.id);
+    // Plain on purpose: the work has settled already, so nothing waits on what it makes of this.
     this.#rejectOutstanding(runtime, new Error('task finished'));
     this.#finishes.push(() => this.#finish(runtime, outcome));
     if (!this.#flushScheduled) {
@@ -358,13 +360,15 @@ export class TaskService {
         { statusMessage: 'Cancelled; the work goes on in the background and its result will be dropped.' },
         now,
       );
+      // Plain on purpose: the detached work's result is dropped, and an unexpected failure of it is
+      // logged like any other (a registry error would turn it into a quiet tool error).
       this.#rejectOutstanding(runtime, new Error('task cancelled'));
       return;
     }
     if (runtime.cancelRequested) return;
     runtime.cancelRequested = true;
     this.store.setWorking(task.id, 'Cancelling…', now);
-    runtime.controller.abort(new ProtocolError(JsonRpcCode.InternalError, 'task cancelled'));
+    runtime.controller.abort(protocolError('TASK_STOPPED', 'task cancelled'));
     this.#rejectOutstanding(runtime, runtime.controller.signal.reason);
     const timer = setTimeout(() => {
       this.store.finish(
@@ -407,7 +411,7 @@ export class TaskService {
         },
         now,
       );
-      runtime.controller.abort(new ProtocolError(JsonRpcCode.InternalError, SHUTDOWN_MESSAGE));
+      runtime.controller.abort(protocolError('TASK_STOPPED', SHUTDOWN_MESSAGE));
       this.#rejectOutstanding(runtime, runtime.controller.signal.reason);
     }
     this.#runtimes.clear();

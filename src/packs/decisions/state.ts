@@ -2,11 +2,10 @@
  * The decisions pack's state for one workspace: the located corpus (or why
  * none was found) and its live, watched index.
  */
-import { ToolError } from '../../errors.js';
+import { MoorError, type MoorErrorCode, ToolError } from '../../errors.js';
 import type { Corpus } from './corpus/corpus.js';
 import { loadCorpus } from './corpus/corpus.js';
 import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
-import { CorpusError } from './corpus/errors.js';
 
 export interface DecisionsOptions {
   /** `--decisions DIR`, already resolved to an absolute path. */
@@ -16,6 +15,13 @@ export interface DecisionsOptions {
   /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
   readonly allowWrites?: boolean | undefined;
 }
+
+/** Why a corpus cannot be loaded at all (problems with single records are reported, never thrown). */
+const UNLOADABLE_CORPUS: ReadonlySet<MoorErrorCode> = new Set([
+  'CORPUS_NOT_FOUND',
+  'CORPUS_NOT_A_DIRECTORY',
+  'PATH_OUTSIDE_WORKSPACE',
+]);
 
 export type DecisionsState =
   | { readonly kind: 'loaded'; readonly root: string; readonly corpusDir: string; readonly corpus: Corpus }
@@ -29,7 +35,7 @@ export function openDecisions(root: string, options: DecisionsOptions): Decision
     return { kind: 'loaded', root, corpusDir: found.dir, corpus };
   } catch (error) {
     // A folder that vanished or points outside the workspace is a configuration problem the agent can report, not a crash.
-    if (!(error instanceof CorpusError)) throw error;
+    if (!(error instanceof MoorError && UNLOADABLE_CORPUS.has(error.code))) throw error;
     return {
       kind: 'missing',
       root,

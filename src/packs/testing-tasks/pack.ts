@@ -5,10 +5,11 @@
  * `moor daemon run --pack tasks-conformance` (or MOOR_PACKS=tasks-conformance).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type InputResponse, inputRequired, ProtocolError } from '@modelcontextprotocol/server';
+import { type InputResponse, inputRequired } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { JsonRpcCode, ToolError } from '../../errors.js';
+import { ToolError } from '../../errors.js';
 import { definePack, defineTool, type Pack } from '../../host/pack.js';
+import { protocolError } from '../../host/protocol-error.js';
 
 export type TasksTestState = Record<string, never>;
 
@@ -99,7 +100,7 @@ const protocolErrorJob = defineTool<TasksTestState, z.ZodObject<Record<string, n
   task: { eligibility: 'optional', cancellation: 'abort' },
   handler: async () => {
     await sleep(100);
-    throw new ProtocolError(JsonRpcCode.InternalError, 'protocol_error_job failed on purpose', {
+    throw protocolError('INTERNAL', 'protocol_error_job failed on purpose', {
       reason: 'test',
     });
   },

@@ -6,9 +6,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { MoorError } from '../../../errors.js';
 import { coldLoad } from './cold-load.js';
 import { DerivedState } from './derive.js';
-import { CorpusError } from './errors.js';
 import { Governance, type GoverningAnswer } from './governs.js';
 import type { SuccessorChain } from './graph.js';
 import type { Decision, Problem, SupersessionEdge } from './model.js';
@@ -55,18 +55,21 @@ export class Corpus {
   constructor(options: LoadOptions) {
     const root = realpathOrNull(options.workspaceRoot);
     if (root === null)
-      throw new CorpusError('not-found', `workspace root ${options.workspaceRoot} does not exist`);
+      throw new MoorError('CORPUS_NOT_FOUND', `workspace root ${options.workspaceRoot} does not exist`);
     const dir = realpathOrNull(path.resolve(root, options.corpusDir));
     if (dir === null)
-      throw new CorpusError('not-found', `decision folder ${options.corpusDir} does not exist`);
+      throw new MoorError('CORPUS_NOT_FOUND', `decision folder ${options.corpusDir} does not exist`);
     if (!isInside(root, dir)) {
-      throw new CorpusError(
-        'outside-workspace',
+      throw new MoorError(
+        'PATH_OUTSIDE_WORKSPACE',
         `decision folder ${options.corpusDir} is outside the workspace root ${root}`,
       );
     }
     if (!isDirectory(dir)) {
-      throw new CorpusError('not-a-directory', `decision folder ${options.corpusDir} is not a directory`);
+      throw new MoorError(
+        'CORPUS_NOT_A_DIRECTORY',
+        `decision folder ${options.corpusDir} is not a directory`,
+      );
     }
     this.workspaceRoot = root;
     this.corpusDir = dir;

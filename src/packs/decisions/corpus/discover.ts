@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { MoorError } from '../../../errors.js';
 import { realpathOrNull } from './paths.js';
 
 /** Conventional corpus locations, in the order they are tried. Shown to users in the "not found" error. */
@@ -24,14 +25,6 @@ export interface WorkspaceRootOptions {
   readonly cwd: string;
 }
 
-/** Thrown when an explicitly named workspace does not exist; discovery itself never fails. */
-export class WorkspaceNotFoundError extends Error {
-  constructor(readonly dir: string) {
-    super(`workspace directory ${dir} does not exist or is not a directory`);
-    this.name = 'WorkspaceNotFoundError';
-  }
-}
-
 function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
@@ -43,7 +36,12 @@ function isDirectory(p: string): boolean {
 function explicitRoot(dir: string, cwd: string): string {
   const abs = path.resolve(cwd, dir);
   const real = realpathOrNull(abs);
-  if (real === null || !isDirectory(real)) throw new WorkspaceNotFoundError(abs);
+  // An explicitly named workspace that does not exist is the one way discovery fails.
+  if (real === null || !isDirectory(real))
+    throw new MoorError(
+      'WORKSPACE_INVALID',
+      `workspace directory ${abs} does not exist or is not a directory`,
+    );
   return real;
 }
 

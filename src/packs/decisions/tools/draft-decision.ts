@@ -143,7 +143,7 @@ export async function writeRecord(
     }
     return { file, id };
   }
-  throw new ToolError('USAGE', `No free decision number found in ${plan.folder}.`);
+  throw new ToolError('DECISION_NUMBER_EXHAUSTED', `No free decision number found in ${plan.folder}.`);
 }
 
 function accepted(response: InputResponse | undefined): Record<string, unknown> | undefined {

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MoorError } from '../../../../src/errors.js';
 import { loadCorpus } from '../../../../src/packs/decisions/corpus/corpus.js';
-import { CorpusError } from '../../../../src/packs/decisions/corpus/errors.js';
 import { copyMixed, MIXED, tempDir } from './helpers.js';
 
 let cleanups: Array<() => void> = [];
@@ -111,9 +111,13 @@ describe('loading the mixed corpus', () => {
     symlinkSync(path.join(dir, 'elsewhere'), path.join(dir, 'root/decisions'));
     const attempt = (corpusDir: string) => () =>
       loadCorpus({ workspaceRoot: path.join(dir, 'root'), corpusDir });
-    expect(attempt(path.join(dir, 'elsewhere'))).toThrow(CorpusError);
+    expect(attempt(path.join(dir, 'elsewhere'))).toThrow(MoorError);
+    expect(attempt(path.join(dir, 'elsewhere'))).toThrow(
+      expect.objectContaining({ code: 'PATH_OUTSIDE_WORKSPACE' }),
+    );
     expect(attempt('decisions')).toThrow(/outside the workspace root/);
     expect(attempt('missing')).toThrow(/does not exist/);
+    expect(attempt('missing')).toThrow(expect.objectContaining({ code: 'CORPUS_NOT_FOUND' }));
   });
 });
 

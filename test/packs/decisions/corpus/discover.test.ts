@@ -1,11 +1,11 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MoorError } from '../../../../src/errors.js';
 import {
   CONVENTIONAL_CORPUS_DIRS,
   findCorpusDir,
   resolveWorkspaceRoot,
-  WorkspaceNotFoundError,
 } from '../../../../src/packs/decisions/corpus/discover.js';
 import { FIXTURES, tempDir } from './helpers.js';
 
@@ -54,9 +54,9 @@ describe('resolveWorkspaceRoot', () => {
 
   it('throws for an explicit workspace that does not exist', () => {
     const dir = temp();
-    expect(() => resolveWorkspaceRoot({ workspace: 'missing', env: {}, cwd: dir })).toThrow(
-      WorkspaceNotFoundError,
-    );
+    const missing = () => resolveWorkspaceRoot({ workspace: 'missing', env: {}, cwd: dir });
+    expect(missing).toThrow(MoorError);
+    expect(missing).toThrow(expect.objectContaining({ code: 'WORKSPACE_INVALID' }));
     expect(() => resolveWorkspaceRoot({ env: { MOOR_WORKSPACE: path.join(dir, 'nope') }, cwd: dir })).toThrow(
       /does not exist/,
     );
