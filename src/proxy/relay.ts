@@ -13,11 +13,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type net from 'node:net';
 import path from 'node:path';
+import { connectDaemon, type DaemonLink, spawnDaemon } from '../protocol/daemon-link.js';
 import type { Incarnation, SessionHello } from '../protocol/hello.js';
+import { LineSplitter } from '../protocol/lines.js';
+import { isAliveProcess as isAlive, liveLockOwner } from '../protocol/process-liveness.js';
 import type { StatePaths } from '../protocol/state-dir.js';
-import { connectDaemon, type DaemonLink, spawnDaemon } from './daemon-link.js';
-import { LineSplitter } from './lines.js';
-import { isAlive, liveLockOwner } from './liveness.js';
 
 type Id = string | number;
 type Message = {
