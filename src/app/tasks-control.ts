@@ -3,9 +3,10 @@
  * `{control: 'tasks', tasks: {action, taskId?, sessionKey?}}`, one answer.
  * The daemon answers with DetailedTask objects plus `tool` and `owner`.
  */
+
+import { connectDaemon } from '../protocol/daemon-link.js';
 import { HELLO_VERSION, type TasksControlReply, type TasksControlRequest } from '../protocol/hello.js';
 import { statePaths } from '../protocol/state-dir.js';
-import { connectDaemon } from '../proxy/daemon-link.js';
 
 export type TasksAnswer =
   | { readonly running: false; readonly socket: string; readonly reason: string }

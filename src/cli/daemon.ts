@@ -11,9 +11,9 @@ import type { Command } from 'commander';
 import { acquireLock, isAliveProcess } from '../daemon/lock.js';
 import { ensureStateDir } from '../daemon/state.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../host/admission.js';
+import { connectDaemon, spawnDaemon } from '../protocol/daemon-link.js';
 import { HELLO_VERSION, type HelloReply } from '../protocol/hello.js';
 import { type StatePaths, statePaths } from '../protocol/state-dir.js';
-import { connectDaemon, spawnDaemon } from '../proxy/daemon-link.js';
 import { connectHelp } from './connect-help.js';
 
 const DEFAULT_GRACE_MS = 10_000;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HELLO_VERSION, type SessionHello } from '../protocol/hello.js';
 import { statePaths } from '../protocol/state-dir.js';
+import { resolveWorkspaceRoot } from '../protocol/workspace-root.js';
 import type { ProxyArgs } from './args.js';
 import { Relay } from './relay.js';
 
@@ -27,47 +28,12 @@ function proxyVersion(): string {
   }
 }
 
-/**
- * The workspace the daemon should serve for this client: --workspace, else
- * MOOR_WORKSPACE (both must be existing directories), else the nearest
- * ancestor of cwd holding `.git`, else cwd. Same rule as the direct server.
- */
-export function resolveProxyWorkspace(
-  explicit: string | undefined,
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-): string {
-  const named = explicit !== undefined && explicit !== '' ? explicit : env.MOOR_WORKSPACE;
-  if (named !== undefined && named !== '') {
-    const abs = path.resolve(cwd, named);
-    let real: string;
-    try {
-      real = fs.realpathSync(abs);
-    } catch {
-      throw new Error(`workspace directory ${abs} does not exist or is not a directory`);
-    }
-    if (!fs.statSync(real).isDirectory())
-      throw new Error(`workspace directory ${abs} does not exist or is not a directory`);
-    return real;
-  }
-  let start: string;
-  try {
-    start = fs.realpathSync(path.resolve(cwd));
-  } catch {
-    start = path.resolve(cwd);
-  }
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, '.git'))) return dir;
-    if (path.dirname(dir) === dir) break;
-  }
-  return start;
-}
-
 export function runProxy(args: ProxyArgs): void {
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   let workspace: string;
   try {
-    workspace = resolveProxyWorkspace(args.workspace, process.env, process.cwd());
+    // Same rule as the direct server, so both serve the same workspace for the same client.
+    workspace = resolveWorkspaceRoot({ workspace: args.workspace, env: process.env, cwd: process.cwd() });
   } catch (error) {
     warn(`moor: ${(error as Error).message}`);
     process.exit(1);

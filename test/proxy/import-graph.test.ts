@@ -1,8 +1,8 @@
 /**
  * The proxy starts fast because it loads almost nothing: the built dist/proxy
- * files may import only node built-ins, each other and dist/protocol (no pack
- * code, no SDK, no commander), and the CLI entry reaches the proxy before
- * loading anything else.
+ * files may import only node built-ins, each other, dist/protocol and
+ * dist/errors.js (no pack code, no SDK, no commander), and the CLI entry
+ * reaches the proxy before loading anything else.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,15 +37,18 @@ function graph(entry: string): { files: Set<string>; external: Set<string> } {
 }
 
 describe('the proxy import graph', () => {
-  it('dist/proxy reaches only node built-ins, dist/proxy and dist/protocol', () => {
+  it('dist/proxy reaches only node built-ins, dist/proxy, dist/protocol and dist/errors.js', () => {
     const entries = fs.readdirSync(path.join(DIST, 'proxy')).filter((f) => f.endsWith('.js'));
     expect(entries).toContain('main.js');
+    // Every module of the relay, so none of them escapes the check.
+    for (const module of ['relay.js', 'supervisor.js', 'replay.js', 'ledger.js', 'routing.js', 'tools.js'])
+      expect(entries).toContain(module);
     for (const entry of entries) {
       const { files, external } = graph(path.join(DIST, 'proxy', entry));
       for (const spec of external) expect(spec, `${entry} imports ${spec}`).toMatch(/^node:/);
       for (const file of files) {
         const rel = path.relative(DIST, file);
-        expect(rel, `${entry} reaches ${rel}`).toMatch(/^(proxy|protocol)\//);
+        expect(rel, `${entry} reaches ${rel}`).toMatch(/^(?:(?:proxy|protocol)\/|errors\.js$)/);
       }
       // protocol/constants.js would pull in the SDK types only; make sure nothing SDK-shaped sneaks in at run time.
       expect([...files].some((f) => f.includes('/packs/') || f.includes('/host/'))).toBe(false);

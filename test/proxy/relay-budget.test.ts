@@ -6,11 +6,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HELLO_VERSION } from '../../src/protocol/hello.js';
 import { statePaths } from '../../src/protocol/state-dir.js';
-import { RESTART_BUDGET, Relay } from '../../src/proxy/relay.js';
+import { RESTART_BUDGET } from '../../src/proxy/supervisor.js';
+import { createTestRelay } from './relay-harness.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,26 +20,11 @@ describe('Relay restart budget', () => {
   it('gives up after the budget with clear errors, and answers later requests at once', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-relay-'));
     dirs.push(dir);
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Array<{ id?: number; error?: { code: number; message: string } }> = [];
-    output.on('data', (c) => {
-      for (const l of String(c).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-    });
-    const warnings: string[] = [];
     let spawns = 0;
-    const relay = new Relay({
+    const { relay, input, lines, warnings } = createTestRelay({
       paths: statePaths(dir),
-      hello: {
-        moor: HELLO_VERSION,
-        sessionKey: 'moor-test-relay-key',
-        client: { name: 't', version: '1' },
-        workspace: dir,
-      },
-      input,
-      output,
-      warn: (l) => warnings.push(l),
-      onEnd: () => {},
+      workspace: dir,
+      sessionKey: 'moor-test-relay-key',
       spawn: () => {
         spawns += 1;
         return undefined;

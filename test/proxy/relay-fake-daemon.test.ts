@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HELLO_VERSION } from '../../src/protocol/hello.js';
 import { statePaths } from '../../src/protocol/state-dir.js';
-import { Relay } from '../../src/proxy/relay.js';
+import { createTestRelay } from './relay-harness.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -87,25 +86,10 @@ describe('Relay against a scripted daemon', () => {
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
     const paths = statePaths(dir);
     let daemon = await fakeDaemon(paths.socket, '1.0.0');
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Array<{ id?: number; result?: Record<string, unknown> }> = [];
-    output.on('data', (c) => {
-      for (const l of String(c).split('\n').filter(Boolean)) lines.push(JSON.parse(l));
-    });
-    const warnings: string[] = [];
-    const relay = new Relay({
+    const { relay, input, lines, warnings } = createTestRelay({
       paths,
-      hello: {
-        moor: HELLO_VERSION,
-        sessionKey: 'moor-fake-session',
-        client: { name: 't', version: '1' },
-        workspace: dir,
-      },
-      input,
-      output,
-      warn: (l) => warnings.push(l),
-      onEnd: () => {},
+      workspace: dir,
+      sessionKey: 'moor-fake-session',
       spawn: () => undefined,
     });
     cleanups.push(() => input.end());

@@ -3,10 +3,15 @@
  * and the common MADR/log4brains layouts do, so an ordinary repository needs
  * no configuration.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { MoorError } from '../../../errors.js';
-import { realpathOrNull } from './paths.js';
+
+// The workspace-root rule is shared with the proxy, which may not load pack code.
+export {
+  resolveWorkspaceRoot,
+  WorkspaceNotFoundError,
+  type WorkspaceRootOptions,
+} from '../../../protocol/workspace-root.js';
 
 /** Conventional corpus locations, in the order they are tried. Shown to users in the "not found" error. */
 export const CONVENTIONAL_CORPUS_DIRS: readonly string[] = [
@@ -18,46 +23,12 @@ export const CONVENTIONAL_CORPUS_DIRS: readonly string[] = [
   'decisions',
 ];
 
-export interface WorkspaceRootOptions {
-  /** `--workspace DIR`, relative to cwd when not absolute. */
-  readonly workspace?: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
-}
-
 function isDirectory(p: string): boolean {
   try {
     return statSync(p).isDirectory();
   } catch {
     return false;
   }
-}
-
-function explicitRoot(dir: string, cwd: string): string {
-  const abs = path.resolve(cwd, dir);
-  const real = realpathOrNull(abs);
-  // An explicitly named workspace that does not exist is the one way discovery fails.
-  if (real === null || !isDirectory(real))
-    throw new MoorError(
-      'WORKSPACE_INVALID',
-      `workspace directory ${abs} does not exist or is not a directory`,
-    );
-  return real;
-}
-
-/** `--workspace`, else MOOR_WORKSPACE, else the nearest ancestor of cwd holding `.git`, else cwd. */
-export function resolveWorkspaceRoot(options: WorkspaceRootOptions): string {
-  const { workspace, env, cwd } = options;
-  if (workspace !== undefined && workspace !== '') return explicitRoot(workspace, cwd);
-  const fromEnv = env.MOOR_WORKSPACE;
-  if (fromEnv !== undefined && fromEnv !== '') return explicitRoot(fromEnv, cwd);
-  const start = realpathOrNull(path.resolve(cwd)) ?? path.resolve(cwd);
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    // `.git` is a directory in clones and a file in worktrees and submodules.
-    if (existsSync(path.join(dir, '.git'))) return dir;
-    if (path.dirname(dir) === dir) break;
-  }
-  return start;
 }
 
 export type CorpusDirSource = 'flag' | 'adr-dir' | 'convention';

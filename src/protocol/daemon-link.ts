@@ -1,13 +1,14 @@
 /**
  * Reaching the daemon: connect to its socket and exchange the hello, or start
- * it detached. Node built-ins and src/protocol only (the proxy starts fast).
+ * it detached. Shared by the proxy and the CLI's daemon commands; node
+ * built-ins only, so the proxy that loads it still starts fast.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { ControlHello, HelloReply, Incarnation, SessionHello } from '../protocol/hello.js';
-import type { StatePaths } from '../protocol/state-dir.js';
+import type { ControlHello, HelloReply, Incarnation, SessionHello } from './hello.js';
+import type { StatePaths } from './state-dir.js';
 
 export interface DaemonLink {
   readonly socket: net.Socket;
@@ -103,6 +104,15 @@ export const CLI_PATH = fileURLToPath(new URL('../cli/main.js', import.meta.url)
 export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
 
 /**
+ * The node command line of a spawned daemon: V8 flags, the CLI entry,
+ * `daemon run --detached`, then the caller's daemon flags. The one place that
+ * composes it.
+ */
+export function daemonSpawnArgs(args: readonly string[] = []): string[] {
+  return [...DAEMON_NODE_FLAGS, CLI_PATH, 'daemon', 'run', '--detached', ...args];
+}
+
+/**
  * Starts `moor daemon run` detached, its output appended to the daemon log.
  * Returns the child's pid; the lock decides whether it stays (a loser exits 0).
  */
@@ -110,16 +120,12 @@ export function spawnDaemon(paths: StatePaths, args: readonly string[] = [], cwd
   fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const out = fs.openSync(paths.log, 'a', 0o600);
   try {
-    const child = spawn(
-      process.execPath,
-      [...DAEMON_NODE_FLAGS, CLI_PATH, 'daemon', 'run', '--detached', ...args],
-      {
-        detached: true,
-        stdio: ['ignore', out, out],
-        env: { ...process.env, MOOR_STATE_DIR: paths.dir },
-        cwd,
-      },
-    );
+    const child = spawn(process.execPath, daemonSpawnArgs(args), {
+      detached: true,
+      stdio: ['ignore', out, out],
+      env: { ...process.env, MOOR_STATE_DIR: paths.dir },
+      cwd,
+    });
     child.on('error', () => {});
     child.unref();
     return child.pid;
