@@ -5,7 +5,8 @@
  * know) is refused rather than guessed at.
  */
 import type Database from 'better-sqlite3';
-import { MIGRATIONS, type Migration } from './migrations/index.js';
+import type { Migration } from './migration.js';
+import { MIGRATIONS } from './migrations/index.js';
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
