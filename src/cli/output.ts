@@ -4,10 +4,20 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { exitCodeOf } from '../errors.js';
 
+/** One line of an answer, on stdout. */
+export function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** One line of a problem, on stderr. */
+export function complain(line: string): void {
+  process.stderr.write(`moor: ${line}\n`);
+}
+
 export function printToolResult(result: CallToolResult, json: boolean): void {
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
   if (result.isError) {
-    process.stderr.write(`moor: ${text}\n`);
+    complain(text);
     process.exitCode = 1;
     return;
   }
@@ -16,6 +26,6 @@ export function printToolResult(result: CallToolResult, json: boolean): void {
 
 export function fail(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`moor: ${message}\n`);
+  complain(message);
   process.exit(exitCodeOf(error));
 }

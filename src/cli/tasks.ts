@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { askDaemonTasks } from '../app/tasks-control.js';
 import type { TasksControlRequest } from '../protocol/hello.js';
-import { fail } from './output.js';
+import { complain, fail, say } from './output.js';
 
 interface TasksOptions {
   readonly session?: string;
@@ -13,10 +13,6 @@ interface TasksOptions {
 }
 
 type TaskView = Record<string, unknown>;
-
-function say(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
 
 function cell(value: unknown, width: number): string {
   const text = value === undefined || value === null ? '-' : String(value);
@@ -59,15 +55,14 @@ async function run(request: TasksControlRequest, options: TasksOptions): Promise
   const answer = await askDaemonTasks(request);
   if (!answer.running) {
     if (options.json) say(JSON.stringify({ running: false, socket: answer.socket }));
-    else
-      process.stderr.write(`moor: the daemon is not running (socket ${answer.socket}); it holds no tasks\n`);
+    else complain(`the daemon is not running (socket ${answer.socket}); it holds no tasks`);
     process.exitCode = 3;
     return;
   }
   const { reply } = answer;
   if (reply.error) {
     if (options.json) say(JSON.stringify({ error: reply.error }, null, 2));
-    else process.stderr.write(`moor: ${reply.error.message}\n`);
+    else complain(reply.error.message);
     process.exitCode = 1;
     return;
   }

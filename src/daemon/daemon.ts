@@ -23,7 +23,7 @@ import type { DaemonLog } from './logger.js';
 import { type SessionOpening, SocketServer } from './server.js';
 import { removeIncarnation, writeIncarnation } from './state.js';
 
-export const DEFAULT_GRACE_MS = 10_000;
+export { DEFAULT_GRACE_MS } from './defaults.js';
 
 export interface DaemonConfig {
   readonly paths: StatePaths;

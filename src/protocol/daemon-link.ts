@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type DaemonRunFlags, daemonRunArgs } from './daemon-flags.js';
 import type { ControlHello, HelloReply, Incarnation, SessionHello } from './hello.js';
 import type { StatePaths } from './state-dir.js';
 
@@ -108,19 +109,19 @@ export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2'];
  * `daemon run --detached`, then the caller's daemon flags. The one place that
  * composes it.
  */
-export function daemonSpawnArgs(args: readonly string[] = []): string[] {
-  return [...DAEMON_NODE_FLAGS, CLI_PATH, 'daemon', 'run', '--detached', ...args];
+export function daemonSpawnArgs(flags: DaemonRunFlags = {}): string[] {
+  return [...DAEMON_NODE_FLAGS, CLI_PATH, 'daemon', 'run', '--detached', ...daemonRunArgs(flags)];
 }
 
 /**
  * Starts `moor daemon run` detached, its output appended to the daemon log.
  * Returns the child's pid; the lock decides whether it stays (a loser exits 0).
  */
-export function spawnDaemon(paths: StatePaths, args: readonly string[] = [], cwd = '/'): number | undefined {
+export function spawnDaemon(paths: StatePaths, flags: DaemonRunFlags = {}, cwd = '/'): number | undefined {
   fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
   const out = fs.openSync(paths.log, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, daemonSpawnArgs(args), {
+    const child = spawn(process.execPath, daemonSpawnArgs(flags), {
       detached: true,
       stdio: ['ignore', out, out],
       env: { ...process.env, MOOR_STATE_DIR: paths.dir },

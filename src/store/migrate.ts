@@ -6,7 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import { MoorError } from '../errors.js';
-import { MIGRATIONS, type Migration } from './migrations/index.js';
+import type { Migration } from './migration.js';
+import { MIGRATIONS } from './migrations/index.js';
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -25,11 +25,12 @@ import { protocolError } from '../host/protocol-error.js';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { TaskError, TaskRecord, TaskStore } from '../store/task-store.js';
 import { RUNNING_STATUSES, ttlMsOf } from '../store/task-store.js';
+import { DEFAULT_RETENTION_MS } from './defaults.js';
 
 export const TASKS_EXTENSION = TASKS_EXTENSION_ID;
 export const INTERRUPTED_MESSAGE = 'Task interrupted: the daemon restarted';
 export const SHUTDOWN_MESSAGE = 'Task interrupted: the daemon shut down';
-export const DEFAULT_RETENTION_MS = 10 * 60_000;
+export { DEFAULT_RETENTION_MS };
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** How long an aborted task may take to stop before it is reported cancelled anyway. */
 export const ABORT_GRACE_MS = 2_000;

@@ -2,7 +2,7 @@
  * 001: durable tasks (the io.modelcontextprotocol/tasks extension). Times are
  * epoch milliseconds; result / error / input requests are JSON text.
  */
-import type { Migration } from './index.js';
+import type { Migration } from '../migration.js';
 
 export const tasksTable: Migration = {
   version: 1,

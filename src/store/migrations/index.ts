@@ -1,15 +1,10 @@
 /**
  * The store's schema history, oldest first. A migration is applied once, in
  * one transaction with its row in `schema_migrations`; never edit one that
- * has shipped — add the next.
+ * has shipped — add the next: a `NNN-name.ts` file exporting a `Migration`
+ * (src/store/migration.ts), appended here.
  */
-import type Database from 'better-sqlite3';
+import type { Migration } from '../migration.js';
 import { tasksTable } from './001-tasks.js';
-
-export interface Migration {
-  readonly version: number;
-  readonly name: string;
-  up(db: Database.Database): void;
-}
 
 export const MIGRATIONS: readonly Migration[] = [tasksTable];

@@ -1,0 +1,213 @@
+/**
+ * The flags of `moor daemon run` (and of `start` / `restart`, which pass them
+ * on), declared once. Everything else is derived from this table: the flags'
+ * type, the fast parser and commander's options (src/app/daemon-flags.ts,
+ * src/cli/daemon-options.ts), the help text, and the argv a starter hands to
+ * a detached `run` (`daemonRunArgs`).
+ *
+ * Pure data and node built-ins only: the proxy spawns the daemon and must not
+ * load anything heavier. Numeric defaults belong to the code that applies
+ * them (the admission gate, the daemon, the rooms, the task service), so this
+ * table says only *that* a flag has one; `DaemonRunDefaults` names them and
+ * src/app/daemon-flags.ts fills them in from their owners.
+ */
+import path from 'node:path';
+
+/** Where `--http` without a value listens: loopback, moor's port. */
+export const DEFAULT_HTTP_ADDRESS = '127.0.0.1:7410';
+
+/**
+ * How a flag's value is read: `text` as given, `path` made absolute when passed
+ * on to a detached daemon, `whole` a whole number with a lower bound, `switch`
+ * no value, `address` an optional `[HOST:]PORT`.
+ */
+export type DaemonFlagKind = 'text' | 'path' | 'whole' | 'switch' | 'address';
+
+export interface DaemonFlagSpec {
+  /** The property in `DaemonRunFlags` (commander's camel case of `name`). */
+  readonly key: string;
+  /** The long flag, without `--`. */
+  readonly name: string;
+  readonly short?: string;
+  readonly kind: DaemonFlagKind;
+  /** What the help calls the value (`<dir>`, `[host:port]`). */
+  readonly value?: string;
+  /** The smallest value a `whole` flag accepts. */
+  readonly min?: number;
+  /** Given once per value (`--pack a --pack b`). */
+  readonly repeatable?: boolean;
+  /** Its default lives with the code that applies it (see `DaemonRunDefaults`). */
+  readonly defaulted?: boolean;
+  /** A remark after the default in the help (`env MOOR_LOG_LEVEL`). */
+  readonly defaultNote?: string;
+  /** Accepted by `run` only: `start` and `restart` always pass it themselves. */
+  readonly runOnly?: boolean;
+  readonly help: string;
+}
+
+export const DAEMON_RUN_FLAGS = [
+  {
+    key: 'workspace',
+    name: 'workspace',
+    short: 'w',
+    kind: 'text',
+    value: '<dir>',
+    help: 'workspace for clients that name none (default: the enclosing git root)',
+  },
+  {
+    key: 'decisions',
+    name: 'decisions',
+    short: 'd',
+    kind: 'text',
+    value: '<dir>',
+    help: 'decisions folder for that workspace',
+  },
+  {
+    key: 'maxInFlight',
+    name: 'max-in-flight',
+    kind: 'whole',
+    min: 1,
+    value: '<n>',
+    defaulted: true,
+    help: 'admission limit across socket and HTTP',
+  },
+  {
+    key: 'graceMs',
+    name: 'grace-ms',
+    kind: 'whole',
+    min: 0,
+    value: '<ms>',
+    defaulted: true,
+    help: 'how long shutdown waits for in-flight requests',
+  },
+  {
+    key: 'roomKeepaliveMs',
+    name: 'room-keepalive-ms',
+    kind: 'whole',
+    min: 0,
+    value: '<ms>',
+    defaulted: true,
+    help: 'how long an unused workspace stays loaded',
+  },
+  {
+    key: 'logLevel',
+    name: 'log-level',
+    kind: 'text',
+    value: '<level>',
+    defaulted: true,
+    defaultNote: 'env MOOR_LOG_LEVEL',
+    help: 'trace, debug, info, warn, error',
+  },
+  {
+    key: 'http',
+    name: 'http',
+    kind: 'address',
+    value: '[host:port]',
+    defaulted: true,
+    help: 'also serve Streamable HTTP at /mcp',
+  },
+  {
+    key: 'tokenFile',
+    name: 'token-file',
+    kind: 'path',
+    value: '<file>',
+    help: 'bearer token clients must send (required beyond loopback)',
+  },
+  {
+    key: 'allowRoot',
+    name: 'allow-root',
+    kind: 'path',
+    value: '<dir>',
+    repeatable: true,
+    help: 'a directory HTTP clients may name in Moor-Workspace (repeatable; default: any directory you own)',
+  },
+  {
+    key: 'pack',
+    name: 'pack',
+    kind: 'text',
+    value: '<name>',
+    repeatable: true,
+    help: 'serve this pack besides decisions (repeatable; conformance = the MCP conformance fixtures, tests only)',
+  },
+  {
+    key: 'taskRetentionMs',
+    name: 'task-retention-ms',
+    kind: 'whole',
+    min: 0,
+    value: '<ms>',
+    defaulted: true,
+    help: 'how long a finished task stays readable',
+  },
+  {
+    key: 'allowWrites',
+    name: 'allow-writes',
+    kind: 'switch',
+    help: 'serve tools that write into the workspace (draft_decision)',
+  },
+  {
+    key: 'httpDefaultSession',
+    name: 'http-default-session',
+    kind: 'text',
+    value: '<key>',
+    help: 'session key for HTTP requests without Moor-Session (test set-ups)',
+  },
+  {
+    key: 'detached',
+    name: 'detached',
+    kind: 'switch',
+    runOnly: true,
+    help: 'log to the file only (used by start)',
+  },
+] as const satisfies readonly DaemonFlagSpec[];
+
+type Spec = (typeof DAEMON_RUN_FLAGS)[number];
+
+type ValueOf<S extends Spec> = S extends { readonly repeatable: true }
+  ? readonly string[]
+  : S['kind'] extends 'whole'
+    ? number
+    : S['kind'] extends 'switch'
+      ? boolean
+      : S['kind'] extends 'address'
+        ? // true when given without a value: the default address
+          string | boolean
+        : string;
+
+/** Parsed flags of `moor daemon run`; a flag not given is undefined. */
+export type DaemonRunFlags = { readonly [S in Spec as S['key']]?: ValueOf<S> | undefined };
+
+/** The flags whose default their owner holds, and those defaults' values. */
+export type DaemonRunDefaults = {
+  readonly [S in Spec as S extends { readonly defaulted: true } ? S['key'] : never]-?: Exclude<
+    ValueOf<S>,
+    boolean
+  >;
+};
+
+/**
+ * The argv (after `moor daemon run`) that starts a daemon with these flags.
+ * Relative paths are resolved against this process's directory, since the
+ * detached daemon may run elsewhere; a bare `--http` is passed as the default
+ * address. `detached` is left to the caller, which always adds it. An
+ * empty single value is dropped, as if not given.
+ */
+export function daemonRunArgs(flags: DaemonRunFlags): string[] {
+  const args: string[] = [];
+  const values = flags as Readonly<Record<string, unknown>>;
+  for (const spec of DAEMON_RUN_FLAGS as readonly DaemonFlagSpec[]) {
+    const value = values[spec.key];
+    if (value === undefined || value === false || spec.runOnly) continue;
+    const flag = `--${spec.name}`;
+    if (spec.kind === 'switch') args.push(flag);
+    else if (spec.kind === 'address') args.push(flag, value === true ? DEFAULT_HTTP_ADDRESS : String(value));
+    else if (spec.kind === 'whole') args.push(flag, String(value));
+    else if (!spec.repeatable) {
+      if (value !== '')
+        args.push(flag, spec.kind === 'path' ? path.resolve(value as string) : (value as string));
+    } else {
+      for (const one of value as readonly string[])
+        args.push(flag, spec.kind === 'path' ? path.resolve(one) : one);
+    }
+  }
+  return args;
+}
