@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { tasksTable } from './001-tasks.js';
+import { sessionsTables } from './002-sessions.js';
 
 export interface Migration {
   readonly version: number;
@@ -12,4 +13,4 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [tasksTable];
+export const MIGRATIONS: readonly Migration[] = [tasksTable, sessionsTables];
