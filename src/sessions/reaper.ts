@@ -46,7 +46,10 @@ export class Reaper {
 
   start(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setInterval(() => void this.runOnce(), this.#options.intervalMs ?? DEFAULT_REAP_INTERVAL_MS);
+    this.#timer = setInterval(
+      () => void this.runOnce(),
+      this.#options.intervalMs ?? DEFAULT_REAP_INTERVAL_MS,
+    );
     this.#timer.unref();
   }
 

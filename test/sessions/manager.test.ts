@@ -237,7 +237,9 @@ describe('SessionManager rooms and reaping', () => {
     const d = makeDirs('a');
     const { manager, loader, store, clock } = harness();
     await manager.connect('idle', { root: d.a });
-    await store.save({ ...(await store.load('idle'))!, key: 'old', lastUsedAt: clock.now - 8 * DAY_MS });
+    const idle = await store.load('idle');
+    if (idle === undefined) throw new Error('expected the idle session stored');
+    await store.save({ ...idle, key: 'old', lastUsedAt: clock.now - 8 * DAY_MS });
     expect(await manager.reap(clock.now + 60_000)).toEqual({ released: 0, forgotten: 0, swept: 1 });
     expect(await manager.reap(clock.now + 5 * 60_000)).toEqual({ released: 1, forgotten: 0, swept: 0 });
     expect(loader.released).toEqual([d.a]);
