@@ -15,7 +15,6 @@
  * store and each room loads on first use; a binding whose folder is gone is
  * then dropped as "unavailable", never served as an empty workspace.
  */
-import path from 'node:path';
 import {
   DAY_MS,
   DEFAULT_SESSION_RETENTION_DAYS,
@@ -53,7 +52,13 @@ import {
   workspaceNotConnected,
   workspaceUnavailable,
 } from './session-errors.js';
-import { createWorkspacePolicy, type WorkspacePolicy, workspaceExists } from './workspace-path.js';
+import {
+  connectTarget,
+  createWorkspacePolicy,
+  namedRoot,
+  type WorkspacePolicy,
+  workspaceExists,
+} from './workspace-path.js';
 
 export type * from './manager-types.js';
 export type { RoomHandle } from './session-entry.js';
@@ -80,11 +85,7 @@ export class SessionManager<H extends RoomHandle> {
     return this.#sessions.size;
   }
 
-  /**
-   * The periodic clean-up (the reaper calls it): idle unattached sessions let
-   * go of their rooms and later leave memory; stored sessions unused for the
-   * retention are deleted.
-   */
+  /** For the reaper: idle unattached sessions let go of rooms, then of memory; old stored ones are swept. */
   async reap(now = this.#now()): Promise<{ released: number; forgotten: number; swept: number }> {
     const { released, forgotten } = this.#sessions.reap(now, {
       holdIdleMs: this.#options.holdIdleMs ?? 5 * 60_000,
@@ -113,11 +114,7 @@ export class SessionManager<H extends RoomHandle> {
   }
 
   async connect(sessionKey: string, request: ConnectRequest): Promise<WorkspaceBinding> {
-    const root = this.#policy.check(request.root, { label: 'path', base: request.base });
-    const key: RoomKey =
-      request.decisions === undefined || request.decisions === ''
-        ? { root }
-        : { root, decisions: path.resolve(root, request.decisions) };
+    const key = connectTarget(this.#policy, request);
     const entry = await this.#sessions.open(sessionKey);
     const id = roomId(key);
     // Join a load for the same target only while it is still the session's latest intent.
@@ -175,7 +172,7 @@ export class SessionManager<H extends RoomHandle> {
     entry.intent += 1;
     return entry.lock.run(async () => {
       const record = entry.record;
-      const named = root === undefined ? undefined : this.#normalize(root);
+      const named = root === undefined ? undefined : namedRoot(this.#policy, root);
       const target = named === undefined ? record.active : findByRoot(record, named);
       if (target === null) throw noActiveWorkspace(record, this.maxParked);
       if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
@@ -205,7 +202,7 @@ export class SessionManager<H extends RoomHandle> {
     entry.touch(now);
     await this.#sessions.touchStore(entry, now);
     const record = entry.record;
-    const named = workspace === undefined ? undefined : this.#normalize(workspace);
+    const named = workspace === undefined ? undefined : namedRoot(this.#policy, workspace);
     const target = named === undefined ? record.active : findByRoot(record, named);
     if (target === null) throw noActiveWorkspace(record, this.maxParked);
     if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
@@ -240,10 +237,7 @@ export class SessionManager<H extends RoomHandle> {
       return entry.lock.run(async () => {
         const transition = drop(entry.record, id, 'unavailable', this.#now());
         if (transition.removed.length > 0) await this.#commit(entry, transition.record, transition.removed);
-        throw workspaceUnavailable(
-          { reason: 'unavailable', root: key.root, decisions: bound.decisions, at: this.#now() },
-          this.maxParked,
-        );
+        throw workspaceUnavailable(key.root, this.maxParked);
       });
     }
     const room = await this.#options.loadRoom(key);
@@ -251,10 +245,9 @@ export class SessionManager<H extends RoomHandle> {
       // The binding may have ended while its room loaded (disconnected, evicted): do not hold it then.
       if (findById(entry.record, id) === undefined) {
         room.release();
-        const named = entry.record.active === null ? undefined : key.root;
-        throw named === undefined
+        throw entry.record.active === null
           ? noActiveWorkspace(entry.record, this.maxParked)
-          : workspaceNotConnected(entry.record, named, this.maxParked);
+          : workspaceNotConnected(entry.record, key.root, this.maxParked);
       }
       try {
         await this.#commit(entry, withSummary(entry.record, id, this.#options.summarize(room)), []);
@@ -297,15 +290,6 @@ export class SessionManager<H extends RoomHandle> {
     entry.stored = true;
     for (const binding of removed) entry.releaseRoom(bindingId(binding));
     if (announce) this.#changes.announce(record.key, previous, record.active);
-  }
-
-  #normalize(workspace: string): string {
-    try {
-      return this.#policy.check(workspace, { label: 'workspace' });
-    } catch {
-      // Not a servable directory (any more): it can still name a binding made when it was.
-      return workspace;
-    }
   }
 
   /** Releases every room the sessions hold (shutdown). */

@@ -52,9 +52,10 @@ export function workspaceNotConnected(record: SessionRecord, named: string, maxP
   });
 }
 
-export function workspaceUnavailable(drop: SessionDrop, maxParked: number): ToolError {
+export function workspaceUnavailable(root: string, maxParked: number): ToolError {
+  const drop: SessionDrop = { reason: 'unavailable', root, decisions: null, at: 0 };
   return new ToolError('WORKSPACE_UNAVAILABLE', `Workspace ${describeDrop(drop, maxParked)}`, {
-    workspace: drop.root,
+    workspace: root,
   });
 }
 

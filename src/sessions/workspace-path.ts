@@ -90,3 +90,32 @@ export function workspaceExists(key: {
 }): boolean {
   return directoryExists(key.root) && (key.decisions === undefined || directoryExists(key.decisions));
 }
+
+/** The room key a connect asks for: the checked root, and its decision folder resolved against it. */
+export function connectTarget(
+  policy: WorkspacePolicy,
+  request: {
+    readonly root: string;
+    readonly decisions?: string | undefined;
+    readonly base?: string | undefined;
+  },
+): { root: string; decisions?: string } {
+  const root = policy.check(request.root, { label: 'path', base: request.base });
+  const decisions = request.decisions;
+  return decisions === undefined || decisions === ''
+    ? { root }
+    : { root, decisions: path.resolve(root, decisions) };
+}
+
+/**
+ * The root a tool argument names, resolved like a connect resolves it; a
+ * path that is no longer servable is returned as given, since it can still
+ * name a binding made while it was.
+ */
+export function namedRoot(policy: WorkspacePolicy, named: string): string {
+  try {
+    return policy.check(named);
+  } catch {
+    return named;
+  }
+}
