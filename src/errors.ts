@@ -72,6 +72,13 @@ export const ERRORS = {
   CORPUS_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'The workspace has no decision folder, or the named one does not exist.'),
   CORPUS_NOT_A_DIRECTORY: spec(InvalidParams, 400, EXIT_FAILURE, false, 'The named decision folder is a file, not a directory.'),
 
+  // Sessions and their workspace bindings
+  SESSION_REQUIRED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The request needs a session key (Moor-Session, or moor stdio) and has none.'),
+  NO_ACTIVE_WORKSPACE: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'The session has no active workspace to run the call in.'),
+  WORKSPACE_NOT_CONNECTED: spec(InvalidParams, 404, EXIT_FAILURE, false, 'The named workspace is neither the session’s active nor one of its parked workspaces.'),
+  WORKSPACE_UNAVAILABLE: spec(InvalidRequest, 410, EXIT_FAILURE, false, 'A workspace the session was bound to is gone (its folder no longer exists); the binding was dropped.'),
+  CONNECT_SUPERSEDED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A newer connect or disconnect of the same session overtook this connect; it was not installed.'),
+
   // Decisions pack
   DECISION_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No decision matches the reference.'),
   DECISION_AMBIGUOUS: spec(InvalidParams, 409, EXIT_FAILURE, false, 'The reference matches more than one decision.'),
@@ -111,7 +118,6 @@ export const ERRORS = {
   TASK_EXISTS: spec(InternalError, 500, EXIT_FAILURE, false, 'The store already holds a task with that id.'),
   TASK_STOPPED: spec(InternalError, 500, EXIT_FAILURE, false, 'A running task’s work was stopped: its client cancelled it or the daemon shut down.'),
   TASKS_CLOSED: spec(InternalError, 503, EXIT_FAILURE, true, 'The task service has closed for shutdown and starts no new task.'),
-  SESSION_REQUIRED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The request needs a session key (Moor-Session, or moor stdio) and has none.'),
   STORE_SCHEMA_NEWER: spec(InternalError, 500, EXIT_FAILURE, false, 'The store was written by a newer moor; this version cannot use it.'),
 
   // Programming errors caught at composition time

@@ -4,9 +4,16 @@
  * so two clients on one repository parse it once. Ref-counted: when the last
  * connection leaves, the room is unloaded after a keep-alive (30 s default),
  * unless someone joins again first.
+ *
+ * The reaper (reap()) is the backstop for rooms the keep-alive does not end
+ * (a long keep-alive, a timer that never fired): rooms nobody holds are
+ * unloaded once unused for a day, and at most 32 are kept loaded, the least
+ * recently used unheld ones going first. Rooms in use are never reaped.
  */
 
 export const DEFAULT_ROOM_KEEPALIVE_MS = 30_000;
+export const DEFAULT_ROOM_IDLE_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_MAX_LOADED_ROOMS = 32;
 
 export interface RoomKey {
   /** Absolute, resolved workspace root. */
@@ -33,6 +40,12 @@ export interface RoomLease<S extends RoomState> {
 
 export interface RoomsOptions<S extends RoomState> {
   readonly keepAliveMs?: number;
+  /** reap(): an unheld room unused this long is unloaded (default 24 h). */
+  readonly idleTtlMs?: number;
+  /** reap(): at most this many rooms stay loaded, counting held ones (default 32). */
+  readonly maxLoaded?: number;
+  /** The clock for last-use times (tests inject one). */
+  now?(): number;
   open(key: RoomKey): S;
   onUnload?(key: RoomKey): void;
 }
@@ -43,6 +56,7 @@ class RoomEntry<S extends RoomState> implements Room<S> {
   constructor(
     readonly key: RoomKey,
     readonly state: S,
+    public lastUsedAt: number,
   ) {}
 }
 
@@ -54,10 +68,12 @@ export class Rooms<S extends RoomState> {
   readonly #rooms = new Map<string, RoomEntry<S>>();
   readonly #keepAliveMs: number;
   readonly #options: RoomsOptions<S>;
+  readonly #now: () => number;
 
   constructor(options: RoomsOptions<S>) {
     this.#options = options;
     this.#keepAliveMs = options.keepAliveMs ?? DEFAULT_ROOM_KEEPALIVE_MS;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Joins the room for `key`, opening it on first use. */
@@ -65,7 +81,7 @@ export class Rooms<S extends RoomState> {
     const id = roomId(key);
     let entry = this.#rooms.get(id);
     if (!entry) {
-      entry = new RoomEntry(key, this.#options.open(key));
+      entry = new RoomEntry(key, this.#options.open(key), this.#now());
       this.#rooms.set(id, entry);
     }
     if (entry.timer) {
@@ -73,6 +89,7 @@ export class Rooms<S extends RoomState> {
       entry.timer = undefined;
     }
     entry.connections += 1;
+    entry.lastUsedAt = this.#now();
     const joined = entry;
     let released = false;
     return {
@@ -87,6 +104,7 @@ export class Rooms<S extends RoomState> {
 
   #leave(id: string, entry: RoomEntry<S>): void {
     entry.connections -= 1;
+    entry.lastUsedAt = this.#now();
     if (entry.connections > 0) return;
     entry.timer = setTimeout(() => this.#unload(id, entry), this.#keepAliveMs);
     entry.timer.unref();
@@ -99,6 +117,28 @@ export class Rooms<S extends RoomState> {
     entry.timer = undefined;
     entry.state.close();
     this.#options.onUnload?.(entry.key);
+  }
+
+  /**
+   * Unloads unheld rooms unused for the idle TTL, then, while more than
+   * `maxLoaded` rooms are loaded, the least recently used unheld ones (ties:
+   * the one loaded first). Returns the keys unloaded, in order.
+   */
+  reap(now: number = this.#now()): RoomKey[] {
+    const ttl = this.#options.idleTtlMs ?? DEFAULT_ROOM_IDLE_TTL_MS;
+    const max = this.#options.maxLoaded ?? DEFAULT_MAX_LOADED_ROOMS;
+    // Map order is load order, and the sort is stable: equal last-use times keep it.
+    const unheld = [...this.#rooms]
+      .filter(([, entry]) => entry.connections === 0)
+      .sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
+    const unloaded: RoomKey[] = [];
+    for (const [id, entry] of unheld) {
+      if (now - entry.lastUsedAt < ttl && this.#rooms.size <= max) break;
+      if (entry.timer) clearTimeout(entry.timer);
+      this.#unload(id, entry);
+      unloaded.push(entry.key);
+    }
+    return unloaded;
   }
 
   /** Loaded rooms, with their connection counts (idle ones in keep-alive show 0). */

@@ -76,3 +76,46 @@ describe('Rooms', () => {
     expect(closed.sort()).toEqual(['/a', '/b']);
   });
 });
+
+describe('Rooms.reap', () => {
+  function clocked(options: { maxLoaded?: number; idleTtlMs?: number } = {}) {
+    const clock = { now: 0 };
+    const closed: string[] = [];
+    const rooms = new Rooms({
+      keepAliveMs: 10 * 24 * 60 * 60 * 1000,
+      now: () => clock.now,
+      ...options,
+      open: (key) => ({ close: () => closed.push(key.root) }),
+    });
+    return { rooms, clock, closed };
+  }
+
+  it('unloads unheld rooms unused for the TTL and never a held one', () => {
+    const { rooms, clock, closed } = clocked({ idleTtlMs: 1000 });
+    rooms.acquire({ root: '/idle' }).release();
+    const held = rooms.acquire({ root: '/held' });
+    clock.now = 999;
+    expect(rooms.reap()).toEqual([]);
+    clock.now = 5000;
+    expect(rooms.reap()).toEqual([{ root: '/idle' }]);
+    expect(closed).toEqual(['/idle']);
+    expect(rooms.list().map((r) => r.root)).toEqual(['/held']);
+    held.release();
+    rooms.closeAll();
+  });
+
+  it('keeps at most maxLoaded rooms, the least recently used unheld ones going first', () => {
+    const { rooms, clock, closed } = clocked({ maxLoaded: 2 });
+    for (const root of ['/a', '/b', '/c', '/d']) {
+      clock.now += 1;
+      rooms.acquire({ root }).release();
+    }
+    clock.now += 1;
+    rooms.acquire({ root: '/a' }).release();
+    const held = rooms.acquire({ root: '/b' });
+    expect(rooms.reap().map((k) => k.root)).toEqual(['/c', '/d']);
+    expect(closed).toEqual(['/c', '/d']);
+    held.release();
+    rooms.closeAll();
+  });
+});

@@ -6,5 +6,6 @@
  */
 import type { Migration } from '../migration.js';
 import { tasksTable } from './001-tasks.js';
+import { sessionsTables } from './002-sessions.js';
 
-export const MIGRATIONS: readonly Migration[] = [tasksTable];
+export const MIGRATIONS: readonly Migration[] = [tasksTable, sessionsTables];

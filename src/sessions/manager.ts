@@ -1,0 +1,299 @@
+/**
+ * The session layer: per session key, one active workspace binding and up to
+ * eight parked ones, kept in the SessionStore and backed by loaded rooms.
+ *
+ * Races are settled by two counters and one lock per session. `intent`
+ * advances on every connect to a new target and every disconnect, at call
+ * time; a load carries the intent it started under and is installed only if
+ * that is still the session's intent when it takes the lock, so a superseded
+ * connect (A→B, or A→B→A's first A) is discarded and its room released. The
+ * lock serialises installs, drops and their store writes. The record's
+ * `generation` advances on every activation and drop and is what bindings
+ * carry. Concurrent connects to the same target share one load.
+ *
+ * Rooms load lazily: after a restart a session's bindings come from the
+ * store and each room loads on first use; a binding whose folder is gone is
+ * then dropped as "unavailable", never served as an empty workspace.
+ */
+import {
+  DAY_MS,
+  DEFAULT_SESSION_RETENTION_DAYS,
+  type SessionRecord,
+  type StoredBinding,
+} from '../store/session-store.js';
+import { ActiveChanges } from './active-changes.js';
+import {
+  activate,
+  bindingId,
+  DEFAULT_MAX_PARKED,
+  drop,
+  findById,
+  findByRoot,
+  initialRecord,
+  keyOf,
+  markParkedUsed,
+  toWorkspaceBinding,
+  type WorkspaceBinding,
+  withSummary,
+} from './bindings.js';
+import type {
+  ActiveChange,
+  ConnectRequest,
+  Disconnected,
+  ResolvedWorkspace,
+  SessionManagerOptions,
+  WorkspaceList,
+} from './manager-types.js';
+import { type RoomKey, roomId } from './rooms.js';
+import { type RoomHandle, type SessionEntry, SessionTable } from './session-entry.js';
+import {
+  connectSuperseded,
+  noActiveWorkspace,
+  workspaceNotConnected,
+  workspaceUnavailable,
+} from './session-errors.js';
+import {
+  connectTarget,
+  createWorkspacePolicy,
+  namedRoot,
+  type WorkspacePolicy,
+  workspaceExists,
+} from './workspace-path.js';
+
+export type * from './manager-types.js';
+export type { RoomHandle } from './session-entry.js';
+
+export class SessionManager<H extends RoomHandle> {
+  readonly maxParked: number;
+  readonly #options: SessionManagerOptions<H>;
+  readonly #policy: WorkspacePolicy;
+  readonly #now: () => number;
+  readonly #sessions: SessionTable<H>;
+  readonly #changes: ActiveChanges;
+
+  constructor(options: SessionManagerOptions<H>) {
+    this.#options = options;
+    this.maxParked = options.maxParked ?? DEFAULT_MAX_PARKED;
+    this.#policy = options.policy ?? createWorkspacePolicy();
+    this.#now = options.now ?? Date.now;
+    this.#sessions = new SessionTable(options.store, this.#now);
+    this.#changes = new ActiveChanges(options.onListenerError);
+  }
+
+  /** Sessions in memory (for /status and tests). */
+  get loadedSessions(): number {
+    return this.#sessions.size;
+  }
+
+  /** For the reaper: idle unattached sessions let go of rooms, then of memory; old stored ones are swept. */
+  async reap(now = this.#now()): Promise<{ released: number; forgotten: number; swept: number }> {
+    const { released, forgotten } = this.#sessions.reap(now, {
+      holdIdleMs: this.#options.holdIdleMs ?? 5 * 60_000,
+      forgetIdleMs: this.#options.forgetIdleMs ?? DAY_MS,
+    });
+    const retentionDays = this.#options.retentionDays ?? DEFAULT_SESSION_RETENTION_DAYS;
+    const swept = await this.#options.store.sweep(now - retentionDays * DAY_MS);
+    return { released, forgotten, swept };
+  }
+
+  /**
+   * A connection (or request) of `sessionKey` begins. A session the store
+   * does not know starts with `initial` active; a known one keeps what it
+   * has, also when it has nothing active (a disconnect is not undone).
+   */
+  async attach(sessionKey: string, initial?: RoomKey): Promise<{ release(): void }> {
+    const entry = await this.#sessions.open(sessionKey);
+    if (initial !== undefined && !entry.stored) {
+      await entry.lock.run(async () => {
+        if (entry.stored) return;
+        // The session's first binding is no change to announce: the connection is new.
+        await this.#commit(entry, initialRecord(entry.record, initial, this.#now()), [], false);
+      });
+    }
+    return this.#sessions.attach(entry);
+  }
+
+  async connect(sessionKey: string, request: ConnectRequest): Promise<WorkspaceBinding> {
+    const key = connectTarget(this.#policy, request);
+    const entry = await this.#sessions.open(sessionKey);
+    const id = roomId(key);
+    // Join a load for the same target only while it is still the session's latest intent.
+    const inflight = entry.inflight;
+    if (inflight?.id === id && inflight.intent === entry.intent) return inflight.promise;
+    entry.intent += 1;
+    const promise = this.#activate(entry, key, id, entry.intent);
+    entry.inflight = { id, intent: entry.intent, promise };
+    const settle = () => {
+      if (entry.inflight?.promise === promise) entry.inflight = undefined;
+    };
+    promise.then(settle, settle);
+    return promise;
+  }
+
+  async #activate(
+    entry: SessionEntry<H>,
+    key: RoomKey,
+    id: string,
+    intent: number,
+  ): Promise<WorkspaceBinding> {
+    entry.touch(this.#now());
+    const fresh = entry.rooms.has(id) ? undefined : await this.#options.loadRoom(key);
+    const installed = await entry.lock.run(async () => {
+      if (entry.intent !== intent) {
+        fresh?.release();
+        throw connectSuperseded(key.root);
+      }
+      // A first use may have loaded the same room while this load ran: keep that one.
+      const existing = entry.rooms.get(id);
+      if (existing !== undefined && fresh !== undefined) fresh.release();
+      const room = existing ?? fresh;
+      // The room held when this connect began was let go meanwhile (a detach): load it again.
+      if (room === undefined) return undefined;
+      let installed: StoredBinding;
+      try {
+        const summary = this.#options.summarize(room);
+        const activation = activate(entry.record, key, summary, this.#now(), this.maxParked);
+        await this.#commit(entry, activation.record, activation.removed);
+        installed = activation.active;
+      } catch (error) {
+        if (existing === undefined) room.release();
+        throw error;
+      }
+      entry.rooms.set(id, room);
+      return toWorkspaceBinding(installed);
+    });
+    return installed ?? this.#activate(entry, key, id, intent);
+  }
+
+  /** No root: the active binding ends (nothing becomes active). With a root: that binding ends. */
+  async disconnect(sessionKey: string, root?: string): Promise<Disconnected> {
+    const entry = await this.#sessions.open(sessionKey);
+    // A connect still loading must not install after the disconnect that followed it.
+    entry.intent += 1;
+    return entry.lock.run(async () => {
+      const record = entry.record;
+      const named = root === undefined ? undefined : namedRoot(this.#policy, root);
+      const target = named === undefined ? record.active : findByRoot(record, named);
+      if (target === null) throw noActiveWorkspace(record, this.maxParked);
+      if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
+      const transition = drop(record, bindingId(target), 'disconnected', this.#now());
+      await this.#commit(entry, transition.record, transition.removed);
+      const active = entry.record.active;
+      return { disconnected: toWorkspaceBinding(target), active: active && toWorkspaceBinding(active) };
+    });
+  }
+
+  async list(sessionKey: string): Promise<WorkspaceList> {
+    const { record } = await this.#sessions.open(sessionKey);
+    return {
+      active: record.active && toWorkspaceBinding(record.active),
+      parked: record.parked.map(toWorkspaceBinding),
+      lastDrop: record.lastDrop,
+    };
+  }
+
+  /**
+   * The binding a tool call runs in: the connected workspace `workspace`
+   * names (active or parked), else the active one. Loads its room on first use.
+   */
+  async resolve(sessionKey: string, workspace?: string): Promise<ResolvedWorkspace<H>> {
+    const entry = await this.#sessions.open(sessionKey);
+    const now = this.#now();
+    entry.touch(now);
+    await this.#sessions.touchStore(entry, now);
+    const record = entry.record;
+    const named = workspace === undefined ? undefined : namedRoot(this.#policy, workspace);
+    const target = named === undefined ? record.active : findByRoot(record, named);
+    if (target === null) throw noActiveWorkspace(record, this.maxParked);
+    if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
+    const id = bindingId(target);
+    const room = entry.rooms.get(id) ?? (await this.#firstUse(entry, id));
+    const front = entry.record.parked[0];
+    const active = entry.record.active;
+    if (front !== undefined && bindingId(front) !== id && (active === null || bindingId(active) !== id)) {
+      // Naming a parked workspace uses it: it is now the last to be evicted.
+      await entry.lock.run(() => this.#commit(entry, markParkedUsed(entry.record, id, this.#now()), []));
+    }
+    const current = findById(entry.record, id) ?? target;
+    return { binding: toWorkspaceBinding(current), key: keyOf(current), room };
+  }
+
+  /** Concurrent first uses of one binding share its load. */
+  #firstUse(entry: SessionEntry<H>, id: string): Promise<H> {
+    const pending = entry.loading.get(id);
+    if (pending !== undefined) return pending;
+    const loading = this.#loadBound(entry, id);
+    entry.loading.set(id, loading);
+    const settle = () => entry.loading.delete(id);
+    loading.then(settle, settle);
+    return loading;
+  }
+
+  async #loadBound(entry: SessionEntry<H>, id: string): Promise<H> {
+    const bound = findById(entry.record, id);
+    if (bound === undefined) throw noActiveWorkspace(entry.record, this.maxParked);
+    const key = keyOf(bound);
+    if (!(this.#options.isAvailable ?? workspaceExists)(key)) {
+      return entry.lock.run(async () => {
+        const transition = drop(entry.record, id, 'unavailable', this.#now());
+        if (transition.removed.length > 0) await this.#commit(entry, transition.record, transition.removed);
+        throw workspaceUnavailable(key.root, this.maxParked);
+      });
+    }
+    const room = await this.#options.loadRoom(key);
+    return entry.lock.run(async () => {
+      // The binding may have ended while its room loaded (disconnected, evicted): do not hold it then.
+      if (findById(entry.record, id) === undefined) {
+        room.release();
+        throw entry.record.active === null
+          ? noActiveWorkspace(entry.record, this.maxParked)
+          : workspaceNotConnected(entry.record, key.root, this.maxParked);
+      }
+      try {
+        await this.#commit(entry, withSummary(entry.record, id, this.#options.summarize(room)), []);
+      } catch (error) {
+        room.release();
+        throw error;
+      }
+      entry.rooms.set(id, room);
+      return room;
+    });
+  }
+
+  /** The session's active binding, when it is in memory (tools/list filtering needs an answer now). */
+  activeBinding(sessionKey: string): WorkspaceBinding | null {
+    const active = this.#sessions.loaded(sessionKey)?.record.active;
+    return active ? toWorkspaceBinding(active) : null;
+  }
+
+  /** Whether write tools may be listed for the session: its active workspace is write-allowed. */
+  writeAllowed(sessionKey: string): boolean {
+    const active = this.activeBinding(sessionKey);
+    return active !== null && (this.#options.writeAllowed?.(active.root) ?? false);
+  }
+
+  /** Called after a session's active binding changed (switch, disconnect, drop); returns the unsubscribe. */
+  onActiveChanged(listener: (change: ActiveChange) => void): () => void {
+    return this.#changes.subscribe(listener);
+  }
+
+  /** Writes `record`, then makes it the session's, releases the rooms of `removed`, announces a changed active. */
+  async #commit(
+    entry: SessionEntry<H>,
+    record: SessionRecord,
+    removed: readonly StoredBinding[],
+    announce = true,
+  ): Promise<void> {
+    const previous = entry.record.active;
+    await this.#options.store.save(record);
+    entry.record = record;
+    entry.stored = true;
+    for (const binding of removed) entry.releaseRoom(bindingId(binding));
+    if (announce) this.#changes.announce(record.key, previous, record.active);
+  }
+
+  /** Releases every room the sessions hold (shutdown). */
+  close(): void {
+    this.#sessions.releaseAll();
+  }
+}
