@@ -11,12 +11,12 @@ export interface WorkspaceOptions {
 
 export interface ResolvedWorkspace {
   readonly root: string;
-  /** Absolute `--decisions` folder, when given. */
+  /** Absolute `--decisions` folder, when given; a relative one is taken from the workspace root, as `.adr-dir` is. */
   readonly decisionsDir: string | undefined;
 }
 
 export function resolveWorkspace(options: WorkspaceOptions, cwd = process.cwd()): ResolvedWorkspace {
   const root = resolveWorkspaceRoot({ workspace: options.workspace, env: process.env, cwd });
-  const decisionsDir = options.decisions ? path.resolve(cwd, options.decisions) : undefined;
+  const decisionsDir = options.decisions ? path.resolve(root, options.decisions) : undefined;
   return { root, decisionsDir };
 }

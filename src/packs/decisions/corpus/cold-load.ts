@@ -31,7 +31,12 @@ export function coldLoad(
   const cut = Math.floor(files.length * (1 - WORKER_SHARE));
   const theirs = files.slice(cut);
   share.send(
-    theirs.map((e) => ({ corpusPath: e.corpusPath, readPath: e.readPath, rel: store.relOf(e.corpusPath) })),
+    theirs.map((e) => ({
+      corpusPath: e.corpusPath,
+      readPath: e.readPath,
+      rel: store.relOf(e.corpusPath),
+      navTitle: store.navTitles.get(e.corpusPath),
+    })),
   );
   for (let i = 0; i < cut; i++) store.apply(files[i] as ScanEntry);
   const batch = share.wait();

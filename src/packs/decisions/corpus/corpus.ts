@@ -4,14 +4,16 @@
  * graph and governed paths answered from memory. Everything is synchronous,
  * so an answer never mixes two versions of the corpus.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../../errors.js';
 import { coldLoad } from './cold-load.js';
 import { DerivedState } from './derive.js';
 import { Governance, type GoverningAnswer } from './governs.js';
 import type { SuccessorChain } from './graph.js';
-import type { Decision, Problem, SupersessionEdge } from './model.js';
+import { isFolderIndexName, isMarkdownFile } from './identity.js';
+import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
+import { loadNavTitles } from './nav.js';
 import { shouldSplit, WorkerShare } from './parallel.js';
 import { isInside, realpathOrNull, toPosix } from './paths.js';
 import { RecordStore, type RefreshStats } from './records.js';
@@ -76,6 +78,7 @@ export class Corpus {
     this.ctx = { root, corpusDir: dir };
     this.store = new RecordStore(root, dir, options.watch === true, (readPath) => this.markDirty(readPath));
     this.derived = new DerivedState(root, dir);
+    this.store.navTitles = loadNavTitles(root, dir);
     this.parallel = options.parallel;
     if (options.watch === true) {
       // Watching before reading: a file changed during the load is re-checked right after it.
@@ -98,6 +101,16 @@ export class Corpus {
 
   get edges(): readonly SupersessionEdge[] {
     return this.derived.graph.edges;
+  }
+
+  /** Amendment edges (`from` amends `to`), merged from both sides and resolved like `edges`. */
+  get amendments(): readonly SupersessionEdge[] {
+    return this.derived.amendments;
+  }
+
+  /** Markdown files deliberately not read as decisions (templates, tables of contents), sorted by path. */
+  get skipped(): readonly SkippedFile[] {
+    return this.store.skipped();
   }
 
   /** Changes whenever any record changes; equal for equal files across restarts. */
@@ -126,6 +139,7 @@ export class Corpus {
   /** Re-read the whole folder, parsing only files whose stamp changed. */
   refresh(): RefreshStats {
     this.dirty.clear();
+    this.store.navTitles = loadNavTitles(this.workspaceRoot, this.corpusDir);
     const { dirs } = this.rescan();
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
     return this.settle().stats;
@@ -172,12 +186,15 @@ export class Corpus {
     if (found === null || found.kind !== 'dir') {
       // Whatever was a folder here is not one any more.
       if (this.folders.delete(key)) this.store.dropUnder(key);
+      const known = this.store.has(key);
       if (found === null) {
         this.watcher?.remove(abs);
         this.store.drop(key);
       } else {
         this.store.apply(found);
       }
+      // A record added to or removed from a topic folder can turn its README into a table of contents or back.
+      if (found === null || !known) this.recheckFolderIndex(path.dirname(abs), key);
       return;
     }
     const { entries, dirs } = walk(this.ctx, found.abs);
@@ -187,6 +204,21 @@ export class Corpus {
     const prefix = key === '' ? '' : `${key}/`;
     for (const k of this.store.keys()) if (k.startsWith(prefix) && !seen.has(k)) this.store.drop(k);
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
+  }
+
+  private recheckFolderIndex(dir: string, changedKey: string): void {
+    if (!isMarkdownFile(changedKey) || isFolderIndexName(path.basename(changedKey))) return;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (!isFolderIndexName(name) || !isMarkdownFile(name)) continue;
+      const entry = inspect(this.ctx, path.join(dir, name));
+      if (entry !== null && entry.kind !== 'dir') this.store.apply(entry);
+    }
   }
 
   private rescan(): { dirs: string[] } {
@@ -221,11 +253,11 @@ export class Corpus {
     const batch = this.store.takeBatch();
     const changed = batch.added.length + batch.removed.length > 0;
     if (changed || this.derived.decisions.length === 0) {
-      this.derived.update(batch.removed, batch.added, this.store.problems());
+      this.derived.update(batch.removed, batch.added, this.store.problems(), this.store.size);
       this.governance = new Governance(this.store.globs, this.derived.graph, this.derived.decisions);
     } else if (batch.stats.added + batch.stats.changed + batch.stats.removed > 0) {
       // Only skipped or unparseable files changed: the problem list still has to follow.
-      this.derived.update([], [], this.store.problems());
+      this.derived.update([], [], this.store.problems(), this.store.size);
     }
     return { stats: batch.stats, governance: this.governance };
   }

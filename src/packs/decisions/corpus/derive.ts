@@ -6,8 +6,9 @@
  * are cached until a change touches what decisions can be called.
  */
 import path from 'node:path';
-import { SupersessionGraph } from './graph.js';
-import type { Decision, Problem } from './model.js';
+import { DateOrder } from './dates.js';
+import { amendmentEdges, SupersessionGraph } from './graph.js';
+import type { Decision, Problem, SupersessionEdge } from './model.js';
 import { RefIndex, type ResolveResult } from './resolve.js';
 
 export function compareDecisions(a: Decision, b: Decision): number {
@@ -85,11 +86,21 @@ export class DerivedState {
   private readonly byPath = new Map<string, Decision>();
   /** Decisions that declare supersession relations: the only ones the graph has to read. */
   private readonly declaring = new Set<Decision>();
+  /** Decisions that declare amendments. */
+  private readonly amending = new Set<Decision>();
+  /** Decisions whose numeric date reads both ways, and the order the corpus settles them in. */
+  private readonly ambiguousDates = new Set<Decision>();
+  private readonly dateOrder = new DateOrder();
+  private dayFirst = false;
+  /** The corpus folder relative to the workspace root ('.' when they coincide), for corpus-level problems. */
+  private readonly folder: string;
   graph: SupersessionGraph;
+  amendments: readonly SupersessionEdge[] = [];
   problems: readonly Problem[] = [];
 
   constructor(root: string, corpusDir: string) {
     const prefix = path.relative(root, corpusDir).split(path.sep).join('/');
+    this.folder = prefix === '' ? '.' : prefix;
     this.refs = new RefIndex(() => this.sorted, prefix);
     this.graph = new SupersessionGraph(
       [],
@@ -102,8 +113,17 @@ export class DerivedState {
     return this.sorted;
   }
 
-  /** Apply a batch: `removed` are the previous versions of changed or deleted records, `added` the new ones. */
-  update(removed: readonly Decision[], added: readonly Decision[], fileProblems: readonly Problem[]): void {
+  /**
+   * Apply a batch: `removed` are the previous versions of changed or deleted
+   * records, `added` the new ones; `markdownFiles` counts every Markdown file
+   * in the folder, read or not.
+   */
+  update(
+    removed: readonly Decision[],
+    added: readonly Decision[],
+    fileProblems: readonly Problem[],
+    markdownFiles: number,
+  ): void {
     const before = new Set(removed.map(identityKey));
     const after = new Set(added.map(identityKey));
     let identityChanged = before.size !== after.size;
@@ -127,19 +147,51 @@ export class DerivedState {
       this.refs.remove(d);
       if (this.byPath.get(d.path) === d) this.byPath.delete(d.path);
       this.declaring.delete(d);
+      this.amending.delete(d);
+      this.ambiguousDates.delete(d);
+      this.dateOrder.count(d.dateOrder, -1);
     }
     for (const d of added) {
       this.refs.add(d);
       this.byPath.set(d.path, d);
       if (d.links.supersedes.length > 0 || d.links.supersededBy.length > 0) this.declaring.add(d);
+      if (d.links.amends.length > 0 || d.links.amendedBy.length > 0) this.amending.add(d);
+      if (d.dateReadings !== undefined) this.ambiguousDates.add(d);
+      this.dateOrder.count(d.dateOrder, 1);
     }
+    this.settleDates(added);
     if (identityChanged) this.resolutions.clear();
     this.graph = new SupersessionGraph(
       this.declaring,
       (ref, from) => this.resolveFrom(ref, from),
       (p) => this.byPath.get(p),
     );
-    this.problems = [...fileProblems, ...duplicateNumbers(this.sorted)].sort(compareProblems);
+    this.amendments = amendmentEdges(this.amending, (ref, from) => this.resolveFrom(ref, from));
+    const problems = [...fileProblems, ...duplicateNumbers(this.sorted)];
+    if (this.sorted.length === 0 && markdownFiles > 0) {
+      problems.push({
+        path: this.folder,
+        kind: 'no-decisions',
+        message: `${markdownFiles} Markdown file${markdownFiles === 1 ? '' : 's'} in the folder, but not one is a decision record`,
+      });
+    }
+    this.problems = problems.sort(compareProblems);
+  }
+
+  /**
+   * Give every date that reads both ways the corpus's order: all of them when
+   * the order changed, else only the new records'.
+   */
+  private settleDates(added: readonly Decision[]): void {
+    const dayFirst = this.dateOrder.dayFirst;
+    const changed = dayFirst !== this.dayFirst;
+    this.dayFirst = dayFirst;
+    for (const d of changed ? this.ambiguousDates : added) {
+      const readings = d.dateReadings;
+      // The one field the corpus, not the file, decides.
+      if (readings !== undefined)
+        (d as { date: string | null }).date = dayFirst ? readings.dayFirst : readings.monthFirst;
+    }
   }
 
   private resolveFrom(ref: string, fromCorpusPath: string): ResolveResult {

@@ -25,6 +25,66 @@ interface EdgeDraft {
   state: EdgeState;
   declaredBy: string[];
   candidates?: string[];
+  partial?: true;
+}
+
+/** The two sides of one kind of relation: `forward` is written by the newer record, `backward` by the older. */
+type RelationSides = readonly ['supersedes', 'supersededBy'] | readonly ['amends', 'amendedBy'];
+
+/**
+ * One edge per related pair, whichever side declared it (both merge), in
+ * `declaredBy` order; `from` is the newer record (the one that supersedes
+ * or amends). Unresolved refs stay as dangling or ambiguous edges.
+ */
+function relationEdges(declaring: Iterable<Decision>, sides: RelationSides, resolve: Resolver): EdgeDraft[] {
+  const drafts = new Map<string, EdgeDraft>();
+  const declare = (d: Decision, ref: string, successorSide: boolean): void => {
+    const r = resolve(ref, d.corpusPath);
+    const self = { id: d.id, path: d.path };
+    const other =
+      r.kind === 'found'
+        ? { id: r.decision.id, path: r.decision.path as string | null }
+        : { id: ref, path: null };
+    const [from, to] = successorSide ? [other, self] : [self, other];
+    const key = `${from.path ?? `ref:${from.id}`}\u0000${to.path ?? `ref:${to.id}`}`;
+    const partial = d.links.partial?.includes(ref) === true;
+    const existing = drafts.get(key);
+    if (existing !== undefined) {
+      if (!existing.declaredBy.includes(d.path)) existing.declaredBy.push(d.path);
+      if (partial) existing.partial = true;
+      return;
+    }
+    const draft: EdgeDraft = {
+      from: from.id,
+      to: to.id,
+      fromPath: from.path,
+      toPath: to.path,
+      state: r.kind === 'found' ? 'resolved' : r.kind === 'ambiguous' ? 'ambiguous' : 'dangling',
+      declaredBy: [d.path],
+    };
+    if (r.kind === 'ambiguous') draft.candidates = r.candidates.map((c) => c.path);
+    if (partial) draft.partial = true;
+    drafts.set(key, draft);
+  };
+  const [forward, backward] = sides;
+  for (const d of declaring) {
+    for (const ref of d.links[forward]) declare(d, ref, false);
+    for (const ref of d.links[backward]) declare(d, ref, true);
+  }
+  const list = [...drafts.values()];
+  for (const e of list) e.declaredBy.sort();
+  return list;
+}
+
+function sortEdges(list: EdgeDraft[]): SupersessionEdge[] {
+  const keyed = list.map((e) => ({ e, key: `${e.fromPath ?? e.from}\u0000${e.toPath ?? e.to}` }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.e);
+}
+
+/** Amendment edges (`from` amends `to`), merged from both sides and resolved like supersession. */
+export function amendmentEdges(declaring: Iterable<Decision>, resolve: Resolver): SupersessionEdge[] {
+  return sortEdges(relationEdges(declaring, ['amends', 'amendedBy'], resolve));
 }
 
 export class SupersessionGraph {
@@ -42,42 +102,9 @@ export class SupersessionGraph {
     resolve: Resolver,
     current: (path: string) => Decision | undefined,
   ) {
-    const drafts = new Map<string, EdgeDraft>();
-    const add = (draft: EdgeDraft, declarer: string): void => {
-      const key = `${draft.fromPath ?? `ref:${draft.from}`}\u0000${draft.toPath ?? `ref:${draft.to}`}`;
-      const existing = drafts.get(key);
-      if (existing === undefined) drafts.set(key, draft);
-      else if (!existing.declaredBy.includes(declarer)) existing.declaredBy.push(declarer);
-    };
-    const declare = (d: Decision, ref: string, successorSide: boolean): void => {
-      const r = resolve(ref, d.corpusPath);
-      const self = { id: d.id, path: d.path };
-      const other =
-        r.kind === 'found'
-          ? { id: r.decision.id, path: r.decision.path as string | null }
-          : { id: ref, path: null };
-      const [from, to] = successorSide ? [other, self] : [self, other];
-      const draft: EdgeDraft = {
-        from: from.id,
-        to: to.id,
-        fromPath: from.path,
-        toPath: to.path,
-        state: r.kind === 'found' ? 'resolved' : r.kind === 'ambiguous' ? 'ambiguous' : 'dangling',
-        declaredBy: [d.path],
-      };
-      if (r.kind === 'ambiguous') draft.candidates = r.candidates.map((c) => c.path);
-      add(draft, d.path);
-    };
-    for (const d of declaring) {
-      for (const ref of d.links.supersedes) declare(d, ref, false);
-      for (const ref of d.links.supersededBy) declare(d, ref, true);
-    }
-    const list = [...drafts.values()];
-    for (const e of list) e.declaredBy.sort();
+    const list = relationEdges(declaring, ['supersedes', 'supersededBy'], resolve);
     markCycles(list);
-    const keyed = list.map((e) => ({ e, key: `${e.fromPath ?? e.from}\u0000${e.toPath ?? e.to}` }));
-    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    this.edges = keyed.map((k) => k.e);
+    this.edges = sortEdges(list);
     for (const e of this.edges) {
       if (e.state !== 'resolved' || e.fromPath === null || e.toPath === null) continue;
       const from = current(e.fromPath);

@@ -14,8 +14,17 @@ export interface FileIdentity {
 
 const MARKDOWN_EXT = /\.(?:md|markdown)$/i;
 const FILE_NUMBER = /^(?:adr[-_ ]?)?(\d+)(?:[-_. ]+(.*))?$/i;
+// log4brains and dated layouts name files `20200925-title` or `2020-09-25-title`: a date, not a number.
+const DATE_PREFIX = /^(?:(\d{4})(\d{2})(\d{2})|(\d{4})-(\d{2})-(\d{2}))(?:[-_. ]|$)/;
 // A title number needs an ADR prefix or punctuation after it, so "2024 roadmap" stays a title.
-const TITLE_NUMBER = /^(?:adr[-_ ]?(\d+)\s*[.:\-–—]?|(\d+)\s*[.:])\s+(\S.*)$/i;
+const TITLE_NUMBER = /^\[?(?:adr[-_ #]?(\d+)\]?\s*[.:\-–—]?|(\d+)\s*(?:[.:]|\s[-–—]))\s+(\S.*)$/i;
+/** A bare leading number (`23 Use X`): stripped only when it repeats the file's own number. */
+const TITLE_BARE_NUMBER = /^(\d+)\s+(\S.*)$/;
+/** `template.md`, `template-madr.md`, `adr-template.md`, `ADRXXX-name-template.md`. */
+const TEMPLATE_WORD = /^template|template$/i;
+/** A placeholder where the number goes: `XXXX-title.md`, `adr-NNN.md`, `0000.md`. */
+const PLACEHOLDER_NUMBER = /^(?:adr[-_ ]?)?(?:x{3,}|n{3,})(?:[-_. ]|$)|^(?:adr[-_ ]?)?0+$/i;
+const ZERO_NUMBER = /^(?:adr[-_ ]?)?0+[-_. ]/i;
 const REF_NUMBER = /^(?:adr)?[-_ #]?(\d+)$/i;
 
 export function stripMarkdownExt(name: string): string {
@@ -26,17 +35,47 @@ export function isMarkdownFile(name: string): boolean {
   return MARKDOWN_EXT.test(name);
 }
 
-/** README, index and template files sit beside decisions but are not decisions. */
-export function isNonDecisionFile(name: string): boolean {
+/** `README.md` / `index.md`: a folder's table of contents, or the one record of a topic folder. */
+export function isFolderIndexName(name: string): boolean {
   // Decision files usually start with a digit: answer those without any string work.
   const c = name.charCodeAt(0) | 0x20;
-  if (c !== 0x72 && c !== 0x69 && c !== 0x74) return false;
+  if (c !== 0x72 && c !== 0x69) return false;
   const stem = stripMarkdownExt(name).toLowerCase();
-  return stem === 'readme' || stem === 'index' || stem.startsWith('template');
+  return stem === 'readme' || stem === 'index';
+}
+
+/** README, index and template files sit beside decisions but are not decisions. */
+export function isNonDecisionFile(name: string): boolean {
+  return isFolderIndexName(name) || isTemplateName(name);
+}
+
+/**
+ * True when a file name marks a template. `0000-x` counts only when `x`
+ * mentions a template: MADR's own first record is
+ * `0000-use-markdown-architectural-decision-records.md`.
+ */
+export function isTemplateName(fileName: string): boolean {
+  const stem = stripMarkdownExt(fileName);
+  if (TEMPLATE_WORD.test(stem) || PLACEHOLDER_NUMBER.test(stem)) return true;
+  return ZERO_NUMBER.test(stem) && /template/i.test(stem);
+}
+
+/** The date a file name starts with (`20200925-…`, `2020-09-25-…`) as YYYY-MM-DD, or null. */
+export function dateFromFileName(fileName: string): string | null {
+  const m = DATE_PREFIX.exec(fileName);
+  if (m === null) return null;
+  const year = m[1] ?? m[4] ?? '';
+  const month = Number(m[2] ?? m[5]);
+  const day = Number(m[3] ?? m[6]);
+  const y = Number(year);
+  if (y < 1990 || y > 2100 || month < 1 || month > 12 || day < 1 || day > 31) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 export function identityFromFileName(fileName: string): FileIdentity {
   const stem = stripMarkdownExt(fileName);
+  // The digits of a date are not a record number: the whole stem is the slug, as log4brains has it.
+  if (dateFromFileName(stem) !== null) return { number: null, numberText: null, slug: stem };
   const m = FILE_NUMBER.exec(stem);
   if (m?.[1] !== undefined) {
     const rest = m[2] ?? '';
@@ -52,12 +91,21 @@ export interface TitleIdentity {
   readonly title: string;
 }
 
-export function identityFromTitle(raw: string): TitleIdentity {
+/**
+ * The title without its numbering: `21. X`, `ADR-012: X`, `ADR 12 - X`,
+ * `0012 - X`, `[ADR-7] X`; `23 X` only when 23 is `fileNumber` (so "2024
+ * roadmap" stays a title).
+ */
+export function identityFromTitle(raw: string, fileNumber: number | null = null): TitleIdentity {
   const title = raw.trim();
   const m = TITLE_NUMBER.exec(title);
   const digits = m?.[1] ?? m?.[2];
   if (m !== null && digits !== undefined) {
     return { number: Number.parseInt(digits, 10), numberText: digits, title: (m[3] ?? '').trim() };
+  }
+  const bare = fileNumber === null ? null : TITLE_BARE_NUMBER.exec(title);
+  if (bare?.[1] !== undefined && Number.parseInt(bare[1], 10) === fileNumber) {
+    return { number: fileNumber, numberText: bare[1], title: (bare[2] ?? '').trim() };
   }
   return { number: null, numberText: null, title };
 }

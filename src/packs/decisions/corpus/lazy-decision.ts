@@ -8,7 +8,14 @@
  * `body` is not an own property: spreading a decision drops it, so copy it
  * explicitly. `toJSON` includes it.
  */
-import type { Decision, DecisionFormat, DecisionLinks, DecisionStatus } from './model.js';
+import type {
+  DateOrderEvidence,
+  Decision,
+  DecisionFormat,
+  DecisionLinks,
+  DecisionStatus,
+  TitleSource,
+} from './model.js';
 
 /** Where bodies come from (the corpus's body cache). */
 export interface BodySource {
@@ -27,7 +34,11 @@ export class LazyDecision implements Decision {
   readonly title: string;
   readonly status: DecisionStatus;
   readonly statusRaw: string;
-  readonly date: string | null;
+  /** Not readonly: the corpus settles a date that reads both ways for all its records at once. */
+  date: string | null;
+  readonly dateReadings: { readonly monthFirst: string; readonly dayFirst: string } | undefined;
+  readonly dateOrder: DateOrderEvidence | undefined;
+  readonly titleSource: TitleSource | undefined;
   readonly deciders: readonly string[];
   readonly consulted: readonly string[];
   readonly informed: readonly string[];
@@ -49,6 +60,10 @@ export class LazyDecision implements Decision {
     this.status = f.status;
     this.statusRaw = f.statusRaw;
     this.date = f.date;
+    // Always assigned, undefined when absent, so every instance keeps one hidden class.
+    this.dateReadings = f.dateReadings;
+    this.dateOrder = f.dateOrder;
+    this.titleSource = f.titleSource;
     this.deciders = f.deciders;
     this.consulted = f.consulted;
     this.informed = f.informed;

@@ -3,6 +3,8 @@
  * the shapes the Decision model wants: string lists, governed-path globs and
  * ISO dates.
  */
+import { readDate } from './dates.js';
+import { parseTableFields } from './metadata-table.js';
 import { nextLineStart, splitList } from './text.js';
 
 /** A YAML scalar or list, or a comma-separated string, as a list of strings. */
@@ -70,22 +72,21 @@ export function toGlobList(value: unknown): string[] {
   return out;
 }
 
-/** `2016-01-04`, `2016-01-04T10:00Z`, `2016/01/04` → `2016-01-04`; anything else → null. */
+/** The ISO date in a value when it reads one way only (`2016-01-04`, `5 February 2018`), else null. */
 export function normalizeDate(value: unknown): string | null {
-  if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})/.exec(String(value).trim());
-  if (m === null) return null;
-  return `${m[1]}-${(m[2] ?? '').padStart(2, '0')}-${(m[3] ?? '').padStart(2, '0')}`;
+  return readDate(value)?.date ?? null;
 }
 
 export interface FieldLine {
   readonly key: string;
   readonly value: string;
-  /** `-`, `*` or '' for a bare `Key: value` line. */
+  /** `-`, `*` or '' for a bare `Key: value` line, `|` for a metadata table cell. */
   readonly bullet: string;
 }
 
-const FIELD = /^(?:([-*])\s+)?([A-Za-z][A-Za-z -]{0,30}?)\s*:\s*(.*)$/;
+// `Status: x`, `- Status: x`, `**Status:** x`, `- **Status**: x`.
+const FIELD =
+  /^(?:([-*])\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z -]{0,30}?)\s*(?:(?:\*\*|__)\s*:|:\s*(?:\*\*|__)?)\s*(.*)$/;
 
 /**
  * `- Status: accepted` / `* Deciders: a, b` / `Date: 2016-01-04` lines in
@@ -101,4 +102,16 @@ export function parseFieldLines(text: string, from: number, to: number): Map<str
     if (!out.has(key)) out.set(key, { key, value: (m[3] ?? '').trim(), bullet: m[1] ?? '' });
   }
   return out;
+}
+
+/** Field lines and metadata tables in text[from, to); a field line wins over a table cell. */
+export function readHeaderFields(text: string, from: number, to: number): Map<string, FieldLine> {
+  const fields = parseFieldLines(text, from, to);
+  // Tables start with a pipe; most headers have none, so skip the table reader then.
+  const pipe = text.indexOf('|', from);
+  if (pipe !== -1 && pipe < to) {
+    for (const [key, value] of parseTableFields(text, from, to))
+      if (!fields.has(key)) fields.set(key, { key, value, bullet: '|' });
+  }
+  return fields;
 }

@@ -26,7 +26,27 @@ export interface DecisionLinks {
   readonly supersededBy: readonly string[];
   readonly amends: readonly string[];
   readonly amendedBy: readonly string[];
+  /**
+   * Refs in `supersedes` / `supersededBy` that the record declared partial
+   * ("Partly superseded by …", "supersedes some aspects of 15"). Absent when none.
+   */
+  readonly partial?: readonly string[];
 }
+
+/** How the title was found when the record has no `# Title` heading. */
+export type TitleSource = 'front-matter' | 'field' | 'table' | 'nav' | 'file-name';
+
+/**
+ * What one record's date says about the order its corpus writes numeric
+ * dates in: `numeric` evidence is a date that reads only one way
+ * (`25/02/2018`), `written` evidence a written month (`5 February 2018` is
+ * day-first, `February 5, 2018` month-first).
+ */
+export type DateOrderEvidence =
+  | 'numeric-day-first'
+  | 'numeric-month-first'
+  | 'written-day-first'
+  | 'written-month-first';
 
 export interface Decision {
   /** Stable display id: the number as written in the file name (e.g. `0018`), or the slug when unnumbered. */
@@ -40,8 +60,17 @@ export interface Decision {
   readonly title: string;
   readonly status: DecisionStatus;
   readonly statusRaw: string;
-  /** ISO date (YYYY-MM-DD) when one was given, else null. */
+  /**
+   * ISO date (YYYY-MM-DD) when one was given, else null (never the file's
+   * mtime). A numeric date that reads both ways (`05/02/2018`) follows the
+   * order its corpus uses; see `dateReadings`.
+   */
   readonly date: string | null;
+  /** Both readings of a numeric date that reads both ways; the corpus sets `date` to one of them. */
+  readonly dateReadings?: { readonly monthFirst: string; readonly dayFirst: string };
+  readonly dateOrder?: DateOrderEvidence;
+  /** Set when the title did not come from a `# Title` heading. */
+  readonly titleSource?: TitleSource;
   readonly deciders: readonly string[];
   readonly consulted: readonly string[];
   readonly informed: readonly string[];
@@ -60,7 +89,8 @@ export interface Decision {
 }
 
 /**
- * `skipped`: a Markdown file that is not read as a decision for a reason other
+ * `no-decisions`: the folder holds Markdown files but not one of them is a
+ * decision (its path is the folder's). `skipped`: a Markdown file that is not read as a decision for a reason other
  * than being a README/index/template (too large, unreadable, a symlink that
  * leaves the workspace). Reported so nothing disappears silently.
  */
@@ -71,7 +101,8 @@ export type ProblemKind =
   | 'cycle'
   | 'duplicate-number'
   | 'unknown-status'
-  | 'skipped';
+  | 'skipped'
+  | 'no-decisions';
 
 export interface Problem {
   /** Path relative to the workspace root. */
@@ -94,4 +125,18 @@ export interface SupersessionEdge {
   readonly declaredBy: readonly string[];
   /** For ambiguous edges: every candidate path. */
   readonly candidates?: readonly string[];
+  /** A declaring side said the relation covers only part of the record ("Partly superseded by"). */
+  readonly partial?: true;
+}
+
+/** `from` amends `to`: merged from both sides and resolved like supersession, never a cycle. */
+export type AmendmentEdge = SupersessionEdge;
+
+/** Why a Markdown file in the folder is deliberately not read as a decision. */
+export type SkipReason = 'template' | 'table of contents';
+
+export interface SkippedFile {
+  /** Path relative to the workspace root. */
+  readonly path: string;
+  readonly reason: SkipReason;
 }

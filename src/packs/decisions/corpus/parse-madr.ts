@@ -4,8 +4,10 @@
  * never thrown.
  */
 import { CORE_SCHEMA, load, YAMLException } from 'js-yaml';
+import { readDate } from './dates.js';
 import type { FormatOutcome } from './format-fields.js';
-import { normalizeDate, toGlobList, toStringList } from './metadata.js';
+import { toGlobList, toStringList } from './metadata.js';
+import { parseMarkdownRecord } from './parse-nygard.js';
 import { LinkCollector, type RelationKind, relationsInStatus, scanRelationLines } from './relations.js';
 import { findTitle, nextLineStart } from './text.js';
 
@@ -78,23 +80,41 @@ export function parseMadr(text: string): FormatOutcome {
   const fm = data as Record<string, unknown>;
   const body = text.slice(fence.bodyStart);
   const heading = findTitle(body);
-  const title = scalar(fm.title).trim() || heading?.text || '';
-  if (title === '') return { ok: false, reason: 'no title: expected a "title:" key or a "# Title" heading' };
+  const fmTitle = scalar(fm.title).trim();
+  const title = fmTitle || heading?.text || '';
   const links = new LinkCollector();
-  const statusRaw = scalar(fm.status).trim();
+  let statusRaw = scalar(fm.status).trim();
+  let date = readDate(fm.date);
+  let deciders = toStringList(fm.deciders ?? fm['decision-makers'] ?? fm.decision_makers);
   relationsInStatus(statusRaw, links);
   for (const [key, kind] of RELATION_KEYS) links.addAll(kind, toStringList(fm[key]));
   const contentStart = heading?.next ?? 0;
-  scanRelationLines(body, contentStart, body.length, links);
+  if (statusRaw === '') {
+    // Front matter for a site generator (title, nav order) over a record that keeps its metadata in the text.
+    const inBody = parseMarkdownRecord(body, { format: 'madr', fieldFirst: true });
+    if (inBody.ok) {
+      const f = inBody.fields;
+      statusRaw = f.statusRaw;
+      date ??= f.date;
+      if (deciders.length === 0) deciders = [...f.deciders];
+      for (const kind of ['supersedes', 'supersededBy', 'amends', 'amendedBy'] as const) {
+        const partial = f.links.partial ?? [];
+        for (const ref of f.links[kind]) links.add(kind, ref, partial.includes(ref));
+      }
+    }
+  } else {
+    scanRelationLines(body, contentStart, body.length, links);
+  }
   return {
     ok: true,
     fields: {
       format: 'madr',
       title,
+      titleSource: fmTitle !== '' && heading === null ? 'front-matter' : undefined,
       statusRaw,
       superseded: links.has('supersededBy'),
-      date: normalizeDate(fm.date),
-      deciders: toStringList(fm.deciders ?? fm['decision-makers'] ?? fm.decision_makers),
+      date,
+      deciders,
       consulted: toStringList(fm.consulted),
       informed: toStringList(fm.informed),
       tags: toStringList(fm.tags),

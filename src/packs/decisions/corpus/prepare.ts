@@ -16,6 +16,8 @@ export interface PrepareEntry {
   readonly readPath: string;
   /** Workspace-relative POSIX path. */
   readonly rel: string;
+  /** The record's title in the site navigation, when it has one. */
+  readonly navTitle?: string | undefined;
 }
 
 const NO_BODY = {
@@ -63,6 +65,7 @@ export function prepareFiles(entries: readonly PrepareEntry[]): PreparedBatch {
       path: e.rel,
       corpusPath: e.corpusPath,
       lazyBody: NO_BODY,
+      navTitle: e.navTitle,
     });
     let decision: PlainDecision | null = null;
     let doc = -1;

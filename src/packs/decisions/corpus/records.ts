@@ -8,7 +8,7 @@ import { BodyCache } from './body-cache.js';
 import { Fingerprint } from './fingerprint.js';
 import { GlobIndex } from './glob-index.js';
 import { LazyDecision } from './lazy-decision.js';
-import type { Decision, Problem } from './model.js';
+import type { Decision, Problem, SkippedFile } from './model.js';
 import { parseDecision } from './parse.js';
 import { toPosix } from './paths.js';
 import type { PreparedBatch } from './prepare.js';
@@ -21,6 +21,8 @@ export interface FileRecord {
   readonly stamp: string;
   readonly decision: Decision | null;
   readonly problems: readonly Problem[];
+  /** Set for a Markdown file deliberately not read (a template, a table of contents). */
+  readonly skipped?: SkippedFile | undefined;
 }
 
 export interface RefreshStats {
@@ -42,6 +44,9 @@ export class RecordStore {
   readonly bodies: BodyCache;
   private readonly records = new Map<string, FileRecord>();
   private readonly withProblems = new Map<string, readonly Problem[]>();
+  private readonly skippedFiles = new Map<string, SkippedFile>();
+  /** Titles from the site navigation, by corpus path (see nav.ts). */
+  navTitles: ReadonlyMap<string, string> = new Map();
   private readonly print = new Fingerprint();
   private removed: Decision[] = [];
   private added: Decision[] = [];
@@ -65,12 +70,21 @@ export class RecordStore {
     return this.print.toString();
   }
 
+  has(key: string): boolean {
+    return this.records.has(key);
+  }
+
   keys(): string[] {
     return [...this.records.keys()];
   }
 
   problems(): Problem[] {
     return [...this.withProblems.values()].flat();
+  }
+
+  /** Templates and tables of contents, sorted by path. */
+  skipped(): SkippedFile[] {
+    return [...this.skippedFiles.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /** Bring the record for one scanned entry up to date; unchanged files cost one stat. */
@@ -80,6 +94,16 @@ export class RecordStore {
     if (e.kind === 'skipped') {
       const stamp = `skipped:${e.reason}`;
       if (old?.stamp !== stamp) this.set(e.corpusPath, skippedRecord(stamp, rel, e.reason), null);
+      return;
+    }
+    if (e.kind === 'ignored') {
+      const stamp = `ignored:${e.reason}`;
+      if (old?.stamp !== stamp)
+        this.set(
+          e.corpusPath,
+          { stamp, decision: null, problems: [], skipped: { path: rel, reason: e.reason } },
+          null,
+        );
       return;
     }
     if (old !== undefined && statStamp(e.readPath) === old.stamp) return;
@@ -100,6 +124,7 @@ export class RecordStore {
       path: rel,
       corpusPath: e.corpusPath,
       lazyBody: { source: this.bodies, readPath, stamp },
+      navTitle: this.navTitles.get(e.corpusPath),
     });
     // A file that just changed is likely to be asked for next.
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
@@ -172,6 +197,7 @@ export class RecordStore {
     this.records.set(key, record);
     this.print.toggle(key, record.stamp, true);
     if (record.problems.length > 0) this.withProblems.set(key, record.problems);
+    if (record.skipped !== undefined) this.skippedFiles.set(key, record.skipped);
     const d = record.decision;
     if (d !== null) {
       index?.(d);
@@ -183,6 +209,7 @@ export class RecordStore {
   private unindex(key: string, old: FileRecord): void {
     this.print.toggle(key, old.stamp, false);
     this.withProblems.delete(key);
+    this.skippedFiles.delete(key);
     const d = old.decision;
     if (d === null) return;
     this.search.remove(d.path);

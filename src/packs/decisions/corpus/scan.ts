@@ -1,13 +1,15 @@
 /**
- * Walking the corpus folder. Yields every Markdown file that should be read
- * as a decision, and a `skipped`
- * problem for every Markdown file that will not be read (other than READMEs,
- * indexes and templates). Symlinks are followed only while they stay inside
+ * Walking the corpus folder. Every Markdown file comes out as one of: a file
+ * to read as a decision; `ignored` (a template, or a README/index listing
+ * the folder's records); or `skipped` with the reason it cannot be read (a
+ * problem). A README/index that is the only Markdown file of a topic folder
+ * is that folder's record. Symlinks are followed only while they stay inside
  * the workspace root; nothing outside it is ever opened.
  */
 import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isMarkdownFile, isNonDecisionFile } from './identity.js';
+import { isFolderIndexName, isMarkdownFile, isNonDecisionFile, isTemplateName } from './identity.js';
+import type { SkipReason } from './model.js';
 import { isInside, realpathOrNull, toPosix } from './paths.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
@@ -20,7 +22,13 @@ export type ScanEntry =
       /** What to open: the checked realpath for a symlink, else abs. Open it with O_NOFOLLOW. */
       readonly readPath: string;
     }
-  | { readonly kind: 'skipped'; readonly abs: string; readonly corpusPath: string; readonly reason: string };
+  | { readonly kind: 'skipped'; readonly abs: string; readonly corpusPath: string; readonly reason: string }
+  | {
+      readonly kind: 'ignored';
+      readonly abs: string;
+      readonly corpusPath: string;
+      readonly reason: SkipReason;
+    };
 
 export interface ScanContext {
   /** Workspace root, realpath'd. */
@@ -83,11 +91,35 @@ export function inspect(
     isDir = isDirectoryQuiet(real);
   }
   if (isDir) return SKIP_DIRS.has(name) ? null : { kind: 'dir', abs, real: isLink ? target : abs };
-  if (!md || isNonDecisionFile(name)) return null;
+  if (!md) return null;
+  if (isTemplateName(name)) return { kind: 'ignored', abs, corpusPath, reason: 'template' };
+  if (isFolderIndexName(name) && !isFolderRecord(ctx, path.dirname(abs)))
+    return { kind: 'ignored', abs, corpusPath, reason: 'table of contents' };
   if (!isLink && dirent !== undefined && !dirent.isFile())
     return { kind: 'skipped', abs, corpusPath, reason: 'not a regular file' };
   // Size, type and stamp come from the open descriptor when the file is read: one stat fewer per file.
   return { kind: 'file', abs, corpusPath, readPath: target };
+}
+
+/** Markdown files in a listing that would be read as records if they stood alone. */
+function recordCandidates(names: readonly string[]): number {
+  let n = 0;
+  for (const name of names)
+    if (name.charCodeAt(0) !== 0x2e && isMarkdownFile(name) && !isNonDecisionFile(name)) n++;
+  return n;
+}
+
+/**
+ * A topic folder's README/index is its record when the folder is not the
+ * corpus folder itself and holds no other record beside it.
+ */
+export function isFolderRecord(ctx: ScanContext, dir: string): boolean {
+  if (dir === ctx.corpusDir) return false;
+  try {
+    return recordCandidates(readdirSync(dir)) === 0;
+  } catch {
+    return false;
+  }
 }
 
 function isDirectoryQuiet(p: string): boolean {
@@ -124,6 +156,8 @@ export function walk(ctx: ScanContext, start: string): WalkResult {
     }
     dirs.push(dir);
     const prefix = dir === ctx.corpusDir ? '' : `${corpusPathOf(ctx, dir)}/`;
+    const indexes: Dirent[] = [];
+    let records = 0;
     for (const dirent of list) {
       const name = dirent.name;
       const abs = dir + path.sep + name;
@@ -135,12 +169,28 @@ export function walk(ctx: ScanContext, start: string): WalkResult {
         !isNonDecisionFile(name)
       ) {
         entries.push({ kind: 'file', abs, corpusPath: prefix + name, readPath: abs });
+        records++;
+        continue;
+      }
+      // A README/index's fate depends on its siblings: settled once the listing is read.
+      if (dirent.isFile() && isFolderIndexName(name) && isMarkdownFile(name)) {
+        indexes.push(dirent);
         continue;
       }
       const found = inspect(ctx, abs, dirent);
       if (found === null) continue;
       if (found.kind === 'dir') stack.push(found.abs);
       else entries.push(found);
+    }
+    const folderRecord = records === 0 && dir !== ctx.corpusDir;
+    for (const dirent of indexes) {
+      const abs = dir + path.sep + dirent.name;
+      const corpusPath = prefix + dirent.name;
+      entries.push(
+        folderRecord
+          ? { kind: 'file', abs, corpusPath, readPath: abs }
+          : { kind: 'ignored', abs, corpusPath, reason: 'table of contents' },
+      );
     }
   }
   return { entries, dirs };

@@ -37,17 +37,27 @@ export interface Heading {
 }
 
 /**
- * The first level-1 ATX heading (`# Title`) at or after `from`, outside code
- * fences. Decisions keep the title near the top, so this rarely scans far.
+ * The first level-1 heading (`# Title`, or a setext `Title` over `===`) at
+ * or after `from`, outside code fences. Decisions keep the title near the top, so this rarely scans far.
  */
 export function findTitle(text: string, from = 0): Heading | null {
   let inFence = false;
+  let previous = -1;
   for (let pos = from; pos < text.length; ) {
     const next = nextLineStart(text, pos);
     const c = text.charCodeAt(pos);
+    if (c === 0x3d /* = */ && !inFence && previous >= 0 && /^=+[ \t]*\n?$/.test(text.slice(pos, next))) {
+      // A setext heading: the line above a row of `=`.
+      const title = text.slice(previous, pos).trim();
+      if (title !== '') return { text: title, start: previous, next };
+    }
+    previous = inFence || c === 0x0a || c === 0x23 || c === 0x7c || c === 0x3e ? -1 : pos;
     if (c === 0x60 /* ` */ || c === 0x7e /* ~ */) {
       const head = text.slice(pos, pos + 3);
-      if (head === '```' || head === '~~~') inFence = !inFence;
+      if (head === '```' || head === '~~~') {
+        inFence = !inFence;
+        previous = -1;
+      }
     } else if (!inFence && c === 0x23 /* # */ && text.charCodeAt(pos + 1) === 0x20) {
       const title = text
         .slice(pos + 2, next)

@@ -165,11 +165,19 @@ describe('log4brains', () => {
 });
 
 describe('problems', () => {
-  it('rejects empty files and files without a title', () => {
+  it('rejects empty files; a file without a title is titled from its name', () => {
     expect(parseFixture('0010-empty.md').problems).toEqual([
       { path: 'docs/decisions/0010-empty.md', kind: 'unparseable', message: 'file is empty' },
     ]);
-    expect(parseFixture('0013-no-title.md').problems[0]).toMatchObject({ kind: 'unparseable' });
+    const untitled = parseFixture('0013-no-title.md');
+    expect(untitled.problems).toEqual([]);
+    expect(untitled.decision).toMatchObject({
+      id: '0013',
+      title: 'No title',
+      titleSource: 'file-name',
+      status: 'accepted',
+      date: '2021-01-03',
+    });
     expect(parseText('\n  \n').decision).toBeNull();
   });
 
