@@ -64,6 +64,7 @@ export const ERRORS = {
   // Decisions pack
   DECISION_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No decision matches the reference.'),
   DECISION_AMBIGUOUS: spec(InvalidParams, 409, EXIT_FAILURE, false, 'The reference matches more than one decision.'),
+  DECISION_UNREADABLE: spec(InvalidParams, 422, EXIT_FAILURE, false, 'The reference names a file in the decision folder that could not be read as a decision.'),
   DECISION_NUMBER_EXHAUSTED: spec(InternalError, 409, EXIT_FAILURE, false, 'No free decision number is left for a new record.'),
 
   // Tool calls and resources

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Corpus } from './corpus/corpus.js';
+import { supersededWithoutSuccessor } from './corpus/relation-view.js';
 
 export interface CheckFinding {
   readonly path: string;
@@ -36,6 +37,13 @@ export function checkCorpus(corpus: Corpus): CheckReport {
           ? `${edge.from} supersedes ${edge.to}, which matches ${(edge.candidates ?? []).join(', ')}`
           : `${edge.from} supersedes ${edge.to} inside a supersession cycle`;
     findings.push({ path: where, kind: edge.state, message: detail });
+  }
+  for (const d of supersededWithoutSuccessor(corpus)) {
+    findings.push({
+      path: d.path,
+      kind: 'no-successor',
+      message: `${d.id} is marked superseded but names no successor`,
+    });
   }
   findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : 1));
   return { decisions: corpus.decisions.length, findings };
