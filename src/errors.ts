@@ -72,6 +72,7 @@ export const ERRORS = {
   INVALID_CURSOR: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A pagination cursor is malformed, stale or belongs to another query.'),
   UNKNOWN_TOOL: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No tool of that name is served.'),
   RESOURCE_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No resource has that URI.'),
+  SKILL_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No skill is served at that SKILL.md URI.'),
   NO_INPUT_CHANNEL: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The tool needs answers and the connection offers no way to ask for them.'),
 
   // Requests in flight

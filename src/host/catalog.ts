@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
+import { SkillShelf } from './skills.js';
 
 export interface CatalogTool {
   readonly pack: Pack<unknown>;
@@ -38,6 +39,8 @@ export class Catalog {
   readonly resourceTemplates: ListResourceTemplatesResult['resourceTemplates'];
   readonly resourceFamilies: readonly CatalogResourceFamily[];
   readonly instructions: string;
+  /** The packs' skills (skills/list, skills/get); their files are read through resourceFamilies. */
+  readonly skills: SkillShelf;
   /**
    * True when every tool is a plain structured tool (declares an output
    * schema and answers `{ structured, text }`): such a catalog may be served
@@ -68,7 +71,11 @@ export class Catalog {
     this.#byName = byName;
     this.tools = entries.map((e) => e.wire);
     this.leanSafe = entries.every((e) => e.definition.output !== undefined);
-    this.resourceFamilies = packs.flatMap((pack) => pack.resources.map((family) => ({ pack, family })));
+    this.skills = new SkillShelf(packs);
+    this.resourceFamilies = [
+      ...packs.flatMap((pack) => pack.resources.map((family) => ({ pack, family }))),
+      ...this.skills.families,
+    ];
     this.resourceTemplates = this.resourceFamilies.flatMap(({ family }) =>
       family.uriTemplate === undefined
         ? []
