@@ -60,6 +60,7 @@ export const ERRORS = {
   PATH_OUTSIDE_WORKSPACE: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A path leaves the workspace it must stay inside.'),
   CORPUS_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'The workspace has no decision folder, or the named one does not exist.'),
   CORPUS_NOT_A_DIRECTORY: spec(InvalidParams, 400, EXIT_FAILURE, false, 'The named decision folder is a file, not a directory.'),
+  GIT_FAILED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'git could not list the changed files (not a repository, or an unknown revision).'),
 
   // Decisions pack
   DECISION_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No decision matches the reference.'),
