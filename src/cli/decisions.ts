@@ -2,10 +2,7 @@
  * `moor decisions …`: the tools' answers for people.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { githubAnnotations, sarifLog } from '../app/check-formats.js';
-import { IDENTITY } from '../app/identity.js';
-import { callToolLocally, decisionContextForChanges } from '../app/local.js';
-import { resolveWorkspace, type WorkspaceOptions } from '../app/options.js';
+import type { ResolvedWorkspace, WorkspaceOptions } from '../app/options.js';
 import { MoorError } from '../errors.js';
 import { fail, printToolResult } from './output.js';
 
@@ -36,8 +33,28 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/**
+ * The app (host, SDK, packs) loads only when a decisions command runs, so
+ * registering these commands costs the other commands nothing.
+ */
+async function app() {
+  const [local, options, formats, identity] = await Promise.all([
+    import('../app/local.js'),
+    import('../app/options.js'),
+    import('../app/check-formats.js'),
+    import('../app/identity.js'),
+  ]);
+  return {
+    ...local,
+    ...formats,
+    IDENTITY: identity.IDENTITY,
+    resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => options.resolveWorkspace(o),
+  };
+}
+
 async function run(options: CommonOptions, tool: string, args: Record<string, unknown>): Promise<void> {
   try {
+    const { callToolLocally, resolveWorkspace } = await app();
     printToolResult(await callToolLocally(resolveWorkspace(options), tool, args), options.json === true);
   } catch (error) {
     fail(error);
@@ -80,6 +97,7 @@ export function registerDecisions(program: Command): void {
         );
       if (files.length > 0) return run(options, 'get_decision_context', { files });
       try {
+        const { decisionContextForChanges, resolveWorkspace } = await app();
         const change =
           options.since !== undefined
             ? { kind: 'since' as const, ref: options.since }
@@ -111,6 +129,7 @@ export function registerDecisions(program: Command): void {
     )
     .action(async (options: CommonOptions & { format: 'text' | 'json' | 'github' | 'sarif' }) => {
       try {
+        const { callToolLocally, githubAnnotations, IDENTITY, resolveWorkspace, sarifLog } = await app();
         const resolved = resolveWorkspace(options);
         const result = await callToolLocally(resolved, 'check_decisions', {});
         const findings =
