@@ -20,6 +20,20 @@ export interface RelationView {
   readonly candidates: readonly string[];
   /** Records that wrote this link (workspace-relative paths). */
   readonly declaredBy: readonly string[];
+  /** The record said the replacement is partial ("partly superseded by …"). */
+  readonly partial: boolean;
+}
+
+/**
+ * Fields the parsing side adds to the model (`edge.partial`, `corpus.amendments`):
+ * read where present, so this view works with or without them.
+ */
+interface ParsedExtras {
+  readonly amendments?: readonly SupersessionEdge[];
+}
+
+function isPartial(edge: SupersessionEdge): boolean {
+  return (edge as SupersessionEdge & { partial?: boolean }).partial === true;
 }
 
 export type RelationsOf = Record<RelationKind, RelationView[]>;
@@ -31,7 +45,13 @@ export function relationsOf(corpus: Corpus, decision: Decision): RelationsOf {
     if (edge.fromPath === decision.path) out.supersedes.push(fromEdge(edge, edge.to, edge.toPath));
     if (edge.toPath === decision.path) out.supersededBy.push(fromEdge(edge, edge.from, edge.fromPath));
   }
-  collectAmendments(corpus, decision, out);
+  const amendments = (corpus as Corpus & ParsedExtras).amendments;
+  if (amendments === undefined) collectAmendments(corpus, decision, out);
+  else
+    for (const edge of amendments) {
+      if (edge.fromPath === decision.path) out.amends.push(fromEdge(edge, edge.to, edge.toPath));
+      if (edge.toPath === decision.path) out.amendedBy.push(fromEdge(edge, edge.from, edge.fromPath));
+    }
   return out;
 }
 
@@ -42,6 +62,7 @@ function fromEdge(edge: SupersessionEdge, ref: string, path: string | null): Rel
     path,
     candidates: [...(edge.candidates ?? [])],
     declaredBy: [...edge.declaredBy],
+    partial: isPartial(edge),
   };
 }
 
@@ -75,6 +96,7 @@ function collectAmendments(corpus: Corpus, decision: Decision, out: RelationsOf)
               path: r.decision.path,
               candidates: [],
               declaredBy: [decision.path],
+              partial: false,
             }
           : {
               ref,
@@ -82,6 +104,7 @@ function collectAmendments(corpus: Corpus, decision: Decision, out: RelationsOf)
               path: null,
               candidates: r.kind === 'ambiguous' ? r.candidates.map((c) => c.path) : [],
               declaredBy: [decision.path],
+              partial: false,
             },
       );
     }
@@ -102,6 +125,7 @@ function collectAmendments(corpus: Corpus, decision: Decision, out: RelationsOf)
             path: other.path,
             candidates: [],
             declaredBy: [other.path],
+            partial: false,
           });
       }
     }

@@ -25,12 +25,17 @@ export function unreadFilesFor(corpus: Corpus, raw: string): UnreadFile[] {
   const prefix = path.relative(corpus.workspaceRoot, corpus.corpusDir).split(path.sep).join('/');
   const wanted = stripMarkdownExt(path.posix.normalize(ref.text.replace(/^\.?\/+/, '')));
   const byPath = new Map<string, string[]>();
-  for (const problem of corpus.problems) {
-    if (!UNREAD_KINDS.has(problem.kind) || !names(problem.path, wanted, ref, prefix)) continue;
-    const reasons = byPath.get(problem.path) ?? [];
-    if (!reasons.includes(problem.message)) reasons.push(problem.message);
-    byPath.set(problem.path, reasons);
-  }
+  const note = (file: string, reason: string): void => {
+    if (!names(file, wanted, ref, prefix)) return;
+    const reasons = byPath.get(file) ?? [];
+    if (!reasons.includes(reason)) reasons.push(reason);
+    byPath.set(file, reasons);
+  };
+  for (const problem of corpus.problems)
+    if (UNREAD_KINDS.has(problem.kind)) note(problem.path, problem.message);
+  // Files deliberately not read (templates, tables of contents), where the corpus reports them.
+  const skipped = (corpus as Corpus & { skipped?: readonly { path: string; reason: string }[] }).skipped;
+  for (const file of skipped ?? []) note(file.path, `not a decision (${file.reason})`);
   return [...byPath]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([p, reasons]) => ({ path: p, reasons }));

@@ -31,6 +31,9 @@ const relationSchema = z.object({
   path: z.string().nullable(),
   candidates: z.array(z.string()),
   declaredBy: z.array(z.string()),
+  partial: z
+    .boolean()
+    .describe('The record says the replacement or amendment covers only part of the other.'),
 });
 
 const relationsSchema = z.object({
@@ -159,7 +162,7 @@ function render(d: z.infer<typeof output>): string {
 function relationText(v: z.infer<typeof relationSchema>): string {
   switch (v.state) {
     case 'resolved':
-      return v.ref;
+      return v.partial ? `${v.ref} (partly)` : v.ref;
     case 'dangling':
       return `${v.ref} (dangling: no decision matches "${v.ref}")`;
     case 'ambiguous':

@@ -78,6 +78,7 @@ describe('get_decision relation states', () => {
         path: null,
         candidates: [],
         declaredBy: ['docs/decisions/0002-next.md'],
+        partial: false,
       },
       {
         ref: '0001',
@@ -85,6 +86,7 @@ describe('get_decision relation states', () => {
         path: 'docs/decisions/0001-base.md',
         candidates: [],
         declaredBy: ['docs/decisions/0002-next.md'],
+        partial: false,
       },
       {
         ref: 'shared',
@@ -92,6 +94,7 @@ describe('get_decision relation states', () => {
         path: null,
         candidates: ['docs/decisions/a/0003-shared.md', 'docs/decisions/b/0004-shared.md'],
         declaredBy: ['docs/decisions/0002-next.md'],
+        partial: false,
       },
     ]);
     expect(relations.amends).toEqual([
@@ -101,6 +104,7 @@ describe('get_decision relation states', () => {
         path: 'docs/decisions/0001-base.md',
         candidates: [],
         declaredBy: ['docs/decisions/0002-next.md'],
+        partial: false,
       },
     ]);
     // Edges come in graph order (by path, unresolved refs by their text).
@@ -119,6 +123,7 @@ describe('get_decision relation states', () => {
         path: 'docs/decisions/0002-next.md',
         candidates: [],
         declaredBy: ['docs/decisions/0002-next.md'],
+        partial: false,
       },
     ]);
     expect(baseRelations.amendedBy).toEqual([
@@ -128,6 +133,7 @@ describe('get_decision relation states', () => {
         path: 'docs/decisions/0002-next.md',
         candidates: [],
         declaredBy: ['docs/decisions/0002-next.md'],
+        partial: false,
       },
     ]);
     expect(base.text).toContain('Superseded by: 0002');
@@ -142,6 +148,7 @@ describe('get_decision relation states', () => {
         path: 'docs/decisions/0006-right.md',
         candidates: [],
         declaredBy: ['docs/decisions/0005-left.md'],
+        partial: false,
       },
     ]);
     expect(leftRelations.supersededBy.map((r) => [r.ref, r.state])).toEqual([['0006', 'cycle']]);
@@ -158,6 +165,7 @@ describe('get_decision relation states', () => {
         path: null,
         candidates: [],
         declaredBy: ['docs/decisions/0001-a.md'],
+        partial: false,
       },
     ]);
     expect(a.text).toContain('Amends: ADR-77 (dangling: no decision matches "ADR-77")');
