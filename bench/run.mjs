@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as tables. Numbers are medians of
 // several runs; ratios compare against a baseline measured in the same run.
 import os from 'node:os';
+import { benchCli } from './cli.mjs';
 import { benchCorpus } from './corpus.mjs';
 import { benchProxy } from './proxy.mjs';
 import { benchStdio } from './stdio.mjs';
@@ -14,3 +15,4 @@ if (!only || only === 'stdio') await benchStdio();
 if (!only || only === 'proxy') await benchProxy();
 if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();
 if (!only || only === 'tasks') await import('./tasks.mjs');
+if (!only || only === 'cli') await benchCli();

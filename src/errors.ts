@@ -71,6 +71,7 @@ export const ERRORS = {
   PATH_OUTSIDE_WORKSPACE: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A path leaves the workspace it must stay inside.'),
   CORPUS_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'The workspace has no decision folder, or the named one does not exist.'),
   CORPUS_NOT_A_DIRECTORY: spec(InvalidParams, 400, EXIT_FAILURE, false, 'The named decision folder is a file, not a directory.'),
+  GIT_FAILED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'git could not list the changed files (not a repository, or an unknown revision).'),
 
   // Sessions and their workspace bindings
   SESSION_REQUIRED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The request needs a session key (Moor-Session, or moor stdio) and has none.'),
@@ -82,6 +83,7 @@ export const ERRORS = {
   // Decisions pack
   DECISION_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No decision matches the reference.'),
   DECISION_AMBIGUOUS: spec(InvalidParams, 409, EXIT_FAILURE, false, 'The reference matches more than one decision.'),
+  DECISION_UNREADABLE: spec(InvalidParams, 422, EXIT_FAILURE, false, 'The reference names a file in the decision folder that could not be read as a decision.'),
   DECISION_NUMBER_EXHAUSTED: spec(InternalError, 409, EXIT_FAILURE, false, 'No free decision number is left for a new record.'),
 
   // Tool calls and resources
@@ -92,6 +94,7 @@ export const ERRORS = {
   UNKNOWN_PROMPT: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No prompt of that name is served.'),
   UNKNOWN_RESOURCE_TEMPLATE: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No resource template has that URI template.'),
   INVALID_REQUEST_STATE: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A requestState was not issued for this request.'),
+  SKILL_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No skill is served at that SKILL.md URI.'),
   NO_INPUT_CHANNEL: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The tool needs answers and the connection offers no way to ask for them.'),
   MISSING_CLIENT_CAPABILITY: spec(MissingClientCapability, 400, EXIT_FAILURE, false, 'The request needs a client capability it did not declare.'),
 

@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import { MoorError } from '../errors.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
+import { SkillShelf } from './skills.js';
 
 export interface CatalogTool {
   readonly pack: Pack<unknown>;
@@ -39,6 +40,8 @@ export class Catalog {
   readonly resourceTemplates: ListResourceTemplatesResult['resourceTemplates'];
   readonly resourceFamilies: readonly CatalogResourceFamily[];
   readonly instructions: string;
+  /** The packs' skills (skills/list, skills/get); their files are read through resourceFamilies. */
+  readonly skills: SkillShelf;
   /**
    * True when every tool is a plain structured tool (declares an output
    * schema and answers `{ structured, text }`): such a catalog may be served
@@ -70,7 +73,11 @@ export class Catalog {
     this.#byName = byName;
     this.tools = entries.map((e) => e.wire);
     this.leanSafe = entries.every((e) => e.definition.output !== undefined);
-    this.resourceFamilies = packs.flatMap((pack) => pack.resources.map((family) => ({ pack, family })));
+    this.skills = new SkillShelf(packs);
+    this.resourceFamilies = [
+      ...packs.flatMap((pack) => pack.resources.map((family) => ({ pack, family }))),
+      ...this.skills.families,
+    ];
     this.resourceTemplates = this.resourceFamilies.flatMap(({ family }) =>
       family.uriTemplate === undefined
         ? []

@@ -154,6 +154,23 @@ export interface ResourceFamily<S> {
   read(state: S, uri: string): ResourceContent | undefined;
 }
 
+/**
+ * An Agent Skill the pack publishes through the skills extension
+ * (`skills/list`, `skills/get`; files read with `resources/read`). The host
+ * writes its `SKILL.md` from these fields and serves it at
+ * `skill://<pack>/<name>/SKILL.md`, never in tools/list or resources/list.
+ */
+export interface SkillDefinition {
+  /** 1-64 lowercase letters, digits and single hyphens; also the skill's folder name. */
+  readonly name: string;
+  /** What the skill is for and when to use it (1-1024 characters): hosts show it before loading the skill. */
+  readonly description: string;
+  /** The Markdown after the `SKILL.md` frontmatter. */
+  readonly body: string;
+  /** Further files, by path under the skill's folder (`references/relations.md`). */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
 export interface WorkspaceInfo {
   readonly root: string;
 }
@@ -165,6 +182,8 @@ export interface Pack<S> {
   readonly tools: readonly ToolDefinition<S>[];
   readonly resources: readonly ResourceFamily<S>[];
   readonly prompts?: readonly PromptDefinition<S>[];
+  /** Skills about using this pack, served through the skills extension; they need no workspace state. */
+  readonly skills?: readonly SkillDefinition[];
   /** Opens the pack's state for one workspace (e.g. loads a corpus). */
   open(workspace: WorkspaceInfo): S;
   close?(state: S): void;

@@ -23,6 +23,7 @@ import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
 import { installPrompts } from './prompts.js';
 import { listResources, readResource } from './resources.js';
+import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
 import { callTool } from './tool-call.js';
 
@@ -82,6 +83,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     ...(hasPrompts ? { prompts: { listChanged: true } } : {}),
     ...(hasPrompts || catalog.resourceTemplates.length > 0 ? { completions: {} } : {}),
     logging: {},
+    ...(catalog.skills.size > 0 ? { extensions: { [SKILLS_EXTENSION_ID]: {} } } : {}),
   };
   const serverOptions = {
     capabilities,
@@ -151,6 +153,8 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     );
     if (hasPrompts) installPrompts(server, catalog, binding);
     if (capabilities.completions) installCompletions(server, catalog);
+    if (catalog.skills.size > 0)
+      installSkills(server, catalog.skills, ctx.era === 'legacy' ? undefined : CATALOG_CACHE_HINT);
     const subscribed = new Set<string>();
     if (ctx.era === 'legacy') installLegacySubscriptions(server, subscribed);
     // Connections (stdio, socket) follow the process's change events; HTTP listen streams read the bus themselves.

@@ -118,8 +118,7 @@ describe('the raw wire through the proxy', () => {
    * `io.modelcontextprotocol/tasks` extension); direct stdio serves none.
    * That one key is the only difference allowed.
    */
-  const withoutTasksExtension = (text: string) =>
-    text.replaceAll(',"extensions":{"io.modelcontextprotocol/tasks":{}}', '');
+  const withoutTasksExtension = (text: string) => text.replaceAll(',"io.modelcontextprotocol/tasks":{}', '');
 
   it('is byte-identical to --direct on both eras (but for the daemon-only tasks capability)', async () => {
     for (const [requests, modern] of [

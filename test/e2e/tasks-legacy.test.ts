@@ -72,6 +72,7 @@ describe('tasks on the 2025 era', () => {
     await startDaemon(state, ['-w', E2E_WORKSPACE]);
     const declared = await initializeWith(state, { extensions: { [TASKS]: {} } });
     expect((declared.capabilities as { extensions?: Record<string, unknown> }).extensions).toEqual({
+      'io.modelcontextprotocol/skills': {},
       [TASKS]: {},
     });
     const plain = await initializeWith(state, {});

@@ -8,11 +8,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Corpus } from './corpus/corpus.js';
+import { supersededWithoutSuccessor } from './corpus/relation-view.js';
 
 export interface CheckFinding {
   readonly path: string;
+  /** 1-based line the problem is written on, when it can be pointed at; null otherwise. */
+  readonly line: number | null;
   readonly kind: string;
   readonly message: string;
+}
+
+/** A finding before its line is looked up: `needle` is the text (a ref, a glob) to find in the file. */
+interface Draft {
+  readonly path: string;
+  readonly kind: string;
+  readonly message: string;
+  /** Texts to look for, best first; the first line holding any of the first that occurs wins. */
+  readonly needles?: readonly string[] | undefined;
 }
 
 export interface CheckReport {
@@ -21,10 +33,16 @@ export interface CheckReport {
 }
 
 export function checkCorpus(corpus: Corpus): CheckReport {
-  const findings: CheckFinding[] = corpus.problems.map((p) => ({
+  const drafts = corpusDrafts(corpus);
+  return { decisions: corpus.decisions.length, findings: locate(corpus.workspaceRoot, drafts) };
+}
+
+function corpusDrafts(corpus: Corpus): Draft[] {
+  const findings: Draft[] = corpus.problems.map((p) => ({
     path: p.path,
     kind: p.kind,
     message: p.message,
+    needles: p.kind === 'unknown-status' ? ['status'] : undefined,
   }));
   for (const edge of corpus.edges) {
     if (edge.state === 'resolved') continue;
@@ -35,11 +53,67 @@ export function checkCorpus(corpus: Corpus): CheckReport {
         : edge.state === 'ambiguous'
           ? `${edge.from} supersedes ${edge.to}, which matches ${(edge.candidates ?? []).join(', ')}`
           : `${edge.from} supersedes ${edge.to} inside a supersession cycle`;
-    findings.push({ path: where, kind: edge.state, message: detail });
+    // The reference as the declaring record wrote it: the side that is not the declarer. A resolved
+    // side is known by its id, which the record may have written as a bare number or a file name.
+    const declarerIsFrom = edge.fromPath !== null && edge.declaredBy.includes(edge.fromPath);
+    const [ref, otherPath] = declarerIsFrom ? [edge.to, edge.toPath] : [edge.from, edge.fromPath];
+    const needles = [ref, ref.replace(/^0+(?=\d)/, '')];
+    if (otherPath !== null) needles.push(path.posix.basename(otherPath));
+    findings.push({ path: where, kind: edge.state, message: detail, needles });
   }
-  findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : 1));
-  return { decisions: corpus.decisions.length, findings };
+  for (const d of supersededWithoutSuccessor(corpus)) {
+    findings.push({
+      path: d.path,
+      kind: 'no-successor',
+      message: `${d.id} is marked superseded but names no successor`,
+      needles: ['superseded'],
+    });
+  }
+  return findings;
 }
+
+/** Adds each finding's line (reading every named file once) and sorts by path, line, kind. */
+function locate(root: string, drafts: readonly Draft[]): CheckFinding[] {
+  const lines = new Map<string, readonly string[] | null>();
+  const linesOf = (rel: string): readonly string[] | null => {
+    if (!lines.has(rel)) {
+      let text: string | null = null;
+      try {
+        const abs = path.resolve(root, rel);
+        if (fs.statSync(abs).size <= MAX_LOCATE_BYTES) text = fs.readFileSync(abs, 'utf8');
+      } catch {
+        // unreadable: the finding keeps no line
+      }
+      lines.set(rel, text === null ? null : text.split(/\r?\n/));
+    }
+    return lines.get(rel) ?? null;
+  };
+  const out = drafts.map((d): CheckFinding => {
+    const fileLines = linesOf(d.path);
+    let line: number | null = null;
+    if (fileLines !== null) {
+      line = 1;
+      for (const needle of (d.needles ?? []).map((n) => n.toLowerCase())) {
+        const at = fileLines.findIndex((l) => l.toLowerCase().includes(needle));
+        if (at >= 0) {
+          line = at + 1;
+          break;
+        }
+      }
+    }
+    return { path: d.path, line, kind: d.kind, message: d.message };
+  });
+  out.sort(
+    (a, b) =>
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0),
+  );
+  return out;
+}
+
+/** Records larger than this are not read again just to point at a line. */
+const MAX_LOCATE_BYTES = 4 * 1024 * 1024;
 
 /** What the workspace walk reports while it runs. */
 export interface WalkProgress {
@@ -74,7 +148,7 @@ export async function checkWorkspace(
   corpus: Corpus,
   options: WorkspaceCheckOptions = {},
 ): Promise<WorkspaceCheckReport> {
-  const base = checkCorpus(corpus);
+  const base = corpusDrafts(corpus);
   const root = corpus.workspaceRoot;
   // Distinct positive patterns → the decisions that declare them.
   const owners = new Map<string, string[]>();
@@ -133,20 +207,20 @@ export async function checkWorkspace(
   options.signal?.throwIfAborted();
   await options.onProgress?.({ ...walked });
   for (const glob of unmatched) dead.add(glob);
-  const findings = [...base.findings];
+  const drafts = [...base];
   for (const glob of dead) {
     for (const where of owners.get(glob) ?? []) {
-      findings.push({
+      drafts.push({
         path: where,
         kind: 'dead-glob',
         message: `governed path ${JSON.stringify(glob)} matches no file in the workspace`,
+        needles: [glob],
       });
     }
   }
-  findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.kind < b.kind ? -1 : 1));
   return {
-    decisions: base.decisions,
-    findings,
+    decisions: corpus.decisions.length,
+    findings: locate(root, drafts),
     filesScanned: walked.files,
     foldersScanned: walked.folders,
     globsChecked: owners.size,

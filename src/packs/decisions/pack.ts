@@ -4,6 +4,7 @@
  */
 import { definePack, type Pack } from '../../host/pack.js';
 import { decisionResources } from './resources.js';
+import { consultDecisionsSkill } from './skill.js';
 import { type DecisionsOptions, type DecisionsState, openDecisions } from './state.js';
 import { checkDecisions } from './tools/check-decisions.js';
 import { getDecisionContext } from './tools/context.js';
@@ -34,6 +35,7 @@ export function createDecisionsPack(options: DecisionsOptions): Pack<DecisionsSt
       ...(options.allowWrites === true ? [draftDecision] : []),
     ],
     resources: [decisionResources],
+    skills: [consultDecisionsSkill],
     open: (workspace) => openDecisions(workspace.root, options),
     close: (state) => {
       if (state.kind === 'loaded') state.corpus.close();

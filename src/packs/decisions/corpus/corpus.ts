@@ -118,8 +118,9 @@ export class Corpus {
     return this.store.fingerprint;
   }
 
-  resolve(ref: string): ResolveResult {
-    return this.derived.refs.resolve(ref);
+  /** `fromCorpusPath`: the record that wrote the reference, so relative links resolve from it. */
+  resolve(ref: string, fromCorpusPath?: string): ResolveResult {
+    return this.derived.refs.resolve(ref, fromCorpusPath);
   }
 
   search(query: string, options?: SearchOptions): SearchResult {

@@ -15,6 +15,7 @@ const input = z.strictObject({});
 
 const findingSchema = z.object({
   path: z.string(),
+  line: z.number().int().nullable().describe('1-based line the problem is written on; null when unknown.'),
   kind: z.string(),
   message: z.string(),
 });
@@ -55,7 +56,7 @@ function shape(report: WorkspaceCheckReport): z.infer<typeof output> {
   for (const f of report.findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
   return {
     decisions: report.decisions,
-    findings: report.findings.map((f) => ({ path: f.path, kind: f.kind, message: f.message })),
+    findings: report.findings.map((f) => ({ path: f.path, line: f.line, kind: f.kind, message: f.message })),
     counts,
     filesScanned: report.filesScanned,
     foldersScanned: report.foldersScanned,
@@ -66,7 +67,9 @@ function shape(report: WorkspaceCheckReport): z.infer<typeof output> {
 function render(result: z.infer<typeof output>): string {
   const walked = `${result.globsChecked} governed paths checked against ${result.filesScanned} files`;
   if (result.findings.length === 0) return `${result.decisions} decisions, no problems (${walked}).`;
-  const lines = result.findings.map((f) => `- ${f.path}: ${f.kind}: ${f.message}`);
+  const lines = result.findings.map(
+    (f) => `- ${f.path}${f.line === null ? '' : `:${f.line}`}: ${f.kind}: ${f.message}`,
+  );
   return [`${result.decisions} decisions, ${result.findings.length} problems (${walked}):`, ...lines].join(
     '\n',
   );

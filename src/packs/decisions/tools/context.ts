@@ -5,7 +5,9 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../../../host/pack.js';
+import type { GoverningEntry } from '../corpus/governs.js';
 import { toWorkspaceRelative } from '../corpus/paths.js';
+import { cyclesByPath } from '../corpus/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { decisionSummarySchema, describe, maxBytes, READ_ONLY, summarize } from './shared.js';
 
@@ -24,11 +26,20 @@ const governingSchema = decisionSummarySchema.extend({
   replaces: z.array(z.string()),
 });
 
+const cycleSchema = governingSchema.extend({
+  cycle: z.array(z.string()).describe('Ids of every decision in the supersession cycle, this one included.'),
+});
+
 const fileSchema = z.object({
   file: z.string(),
   refused: z.string().nullable(),
   governing: z.array(governingSchema),
   proposed: z.array(decisionSummarySchema.extend({ globs: z.array(z.string()) })),
+  inCycle: z
+    .array(cycleSchema)
+    .describe(
+      'Matching decisions caught in a supersession cycle: none of them governs until the records are fixed.',
+    ),
 });
 
 const output = z.object({ files: z.array(fileSchema) });
@@ -49,24 +60,33 @@ export const getDecisionContext = defineTool<DecisionsState, typeof input, typeo
     }));
     const accepted = checked.flatMap((c) => (c.relative.ok ? [c.relative.path] : []));
     const answers = new Map(corpus.governing(accepted).map((answer) => [answer.file, answer]));
+    const cycles = cyclesByPath(corpus);
+    const outside = (e: GoverningEntry) => !cycles.has(e.decision.path);
     const files = checked.map(({ file, relative }) => {
-      if (!relative.ok) return { file, refused: relative.reason, governing: [], proposed: [] };
+      if (!relative.ok) return { file, refused: relative.reason, governing: [], proposed: [], inCycle: [] };
       const answer = answers.get(relative.path);
+      const all = [...(answer?.governing ?? []), ...(answer?.proposed ?? []), ...(answer?.history ?? [])];
       return {
         file: relative.path,
         refused: null,
-        governing: (answer?.governing ?? []).map((g) => ({
-          ...summarize(g.decision),
-          globs: [...g.globs],
-          replaces: [...g.replaced],
-        })),
-        proposed: (answer?.proposed ?? []).map((p) => ({ ...summarize(p.decision), globs: [...p.globs] })),
+        governing: (answer?.governing ?? []).filter(outside).map(governingEntry),
+        proposed: (answer?.proposed ?? [])
+          .filter(outside)
+          .map((p) => ({ ...summarize(p.decision), globs: [...p.globs] })),
+        inCycle: all.flatMap((e) => {
+          const cycle = cycles.get(e.decision.path);
+          return cycle === undefined ? [] : [{ ...governingEntry(e), cycle: [...cycle.ids] }];
+        }),
       };
     });
     const structured = { files };
     return { structured, text: render(structured) };
   },
 });
+
+function governingEntry(g: GoverningEntry): z.infer<typeof governingSchema> {
+  return { ...summarize(g.decision), globs: [...g.globs], replaces: [...g.replaced] };
+}
 
 function render(result: z.infer<typeof output>): string {
   const lines: string[] = [];
@@ -75,7 +95,7 @@ function render(result: z.infer<typeof output>): string {
       lines.push(`${entry.file}: refused (${entry.refused})`);
       continue;
     }
-    if (entry.governing.length === 0 && entry.proposed.length === 0) {
+    if (entry.governing.length === 0 && entry.proposed.length === 0 && entry.inCycle.length === 0) {
       lines.push(`${entry.file}: no decision governs this file`);
       continue;
     }
@@ -85,6 +105,10 @@ function render(result: z.infer<typeof output>): string {
       lines.push(`- ${describe(g)}${replaced} via ${g.globs.join(', ')}`);
     }
     for (const p of entry.proposed) lines.push(`- proposed: ${describe(p)} via ${p.globs.join(', ')}`);
+    for (const c of entry.inCycle)
+      lines.push(
+        `- in a supersession cycle (${c.cycle.join(' ↔ ')}), so it does not govern until the records are fixed: ${describe(c)} via ${c.globs.join(', ')}`,
+      );
   }
   return lines.join('\n');
 }

@@ -6,6 +6,8 @@ import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
 import type { Corpus } from '../corpus/corpus.js';
 import type { Decision } from '../corpus/model.js';
+import { type RelationView, relationsOf } from '../corpus/relation-view.js';
+import { unreadFilesFor } from '../corpus/unread.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
 
@@ -17,6 +19,28 @@ const input = z.strictObject({
     .describe(
       'A number (18, 0018, ADR-0018), an id, a slug, or a path relative to the repository or corpus.',
     ),
+});
+
+const relationSchema = z.object({
+  ref: z.string().describe("The other decision's id when resolved, else the reference as written."),
+  state: z
+    .enum(['resolved', 'dangling', 'ambiguous', 'cycle'])
+    .describe(
+      'resolved: the other decision exists; dangling: nothing matches ref; ambiguous: several decisions match (see candidates); cycle: part of a supersession cycle, so neither side governs.',
+    ),
+  path: z.string().nullable(),
+  candidates: z.array(z.string()),
+  declaredBy: z.array(z.string()),
+  partial: z
+    .boolean()
+    .describe('The record says the replacement or amendment covers only part of the other.'),
+});
+
+const relationsSchema = z.object({
+  supersedes: z.array(relationSchema),
+  supersededBy: z.array(relationSchema),
+  amends: z.array(relationSchema),
+  amendedBy: z.array(relationSchema),
 });
 
 const output = z.object({
@@ -37,6 +61,7 @@ const output = z.object({
   amends: z.array(z.string()),
   amendedBy: z.array(z.string()),
   governs: z.array(z.string()),
+  relations: relationsSchema,
   body: z.string(),
 });
 
@@ -59,6 +84,14 @@ export const getDecision = defineTool<DecisionsState, typeof input, typeof outpu
       );
     }
     if (found.kind === 'not-found') {
+      const unread = unreadFilesFor(corpus, args.ref);
+      if (unread.length > 0) {
+        const lines = unread.map((f) => `- ${f.path}: ${f.reasons.join('; ')}`);
+        throw new ToolError(
+          'DECISION_UNREADABLE',
+          `"${args.ref}" names ${unread.length === 1 ? 'a file' : `${unread.length} files`} in the decision folder that could not be read as a decision:\n${lines.join('\n')}\nFix the file (check_decisions lists every such problem).`,
+        );
+      }
       const hint =
         found.suggestions.length > 0
           ? `Closest: ${found.suggestions.map((d) => `${d.id} (${d.title})`).join(', ')}.`
@@ -71,12 +104,9 @@ export const getDecision = defineTool<DecisionsState, typeof input, typeof outpu
 });
 
 function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
-  const supersedes: string[] = [];
-  const supersededBy: string[] = [];
-  for (const edge of corpus.edges) {
-    if (edge.fromPath === decision.path) supersedes.push(edge.to);
-    if (edge.toPath === decision.path) supersededBy.push(edge.from);
-  }
+  const relations = relationsOf(corpus, decision);
+  const copy = (views: readonly RelationView[]) =>
+    views.map((v) => ({ ...v, candidates: [...v.candidates], declaredBy: [...v.declaredBy] }));
   return {
     id: decision.id,
     number: decision.number,
@@ -90,11 +120,17 @@ function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
     consulted: [...decision.consulted],
     informed: [...decision.informed],
     tags: [...decision.tags],
-    supersedes,
-    supersededBy,
-    amends: [...decision.links.amends],
-    amendedBy: [...decision.links.amendedBy],
+    supersedes: relations.supersedes.map((v) => v.ref),
+    supersededBy: relations.supersededBy.map((v) => v.ref),
+    amends: relations.amends.map((v) => v.ref),
+    amendedBy: relations.amendedBy.map((v) => v.ref),
     governs: [...decision.governs],
+    relations: {
+      supersedes: copy(relations.supersedes),
+      supersededBy: copy(relations.supersededBy),
+      amends: copy(relations.amends),
+      amendedBy: copy(relations.amendedBy),
+    },
     body: decision.body,
   };
 }
@@ -112,12 +148,26 @@ function render(d: z.infer<typeof output>): string {
     ['Consulted', d.consulted],
     ['Informed', d.informed],
     ['Tags', d.tags],
-    ['Supersedes', d.supersedes],
-    ['Superseded by', d.supersededBy],
-    ['Amends', d.amends],
-    ['Amended by', d.amendedBy],
+    ['Supersedes', d.relations.supersedes.map(relationText)],
+    ['Superseded by', d.relations.supersededBy.map(relationText)],
+    ['Amends', d.relations.amends.map(relationText)],
+    ['Amended by', d.relations.amendedBy.map(relationText)],
     ['Governs', d.governs],
   ];
   for (const [label, values] of lists) if (values.length > 0) meta.push(`${label}: ${values.join(', ')}`);
   return `${meta.join('\n')}\n\n${d.body.trim()}\n`;
+}
+
+/** A relation as one list item: the id alone when it holds, else what is wrong with it. */
+function relationText(v: z.infer<typeof relationSchema>): string {
+  switch (v.state) {
+    case 'resolved':
+      return v.partial ? `${v.ref} (partly)` : v.ref;
+    case 'dangling':
+      return `${v.ref} (dangling: no decision matches "${v.ref}")`;
+    case 'ambiguous':
+      return `${v.ref} (ambiguous: ${v.candidates.join(', ')})`;
+    case 'cycle':
+      return `${v.ref} (in a supersession cycle: neither side governs)`;
+  }
 }

@@ -3,8 +3,9 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../../../host/pack.js';
+import { supersededWithoutSuccessor } from '../corpus/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
-import { READ_ONLY } from './shared.js';
+import { decisionSummarySchema, describe, READ_ONLY, summarize } from './shared.js';
 
 const input = z.strictObject({});
 
@@ -20,11 +21,15 @@ const edgeSchema = z.object({
 
 const output = z.object({
   edges: z.array(edgeSchema),
+  withoutSuccessor: z
+    .array(decisionSummarySchema)
+    .describe('Records whose status is superseded but that no supersession relation names as replaced.'),
   counts: z.object({
     resolved: z.number().int(),
     dangling: z.number().int(),
     ambiguous: z.number().int(),
     cycle: z.number().int(),
+    withoutSuccessor: z.number().int(),
   }),
 });
 
@@ -32,13 +37,20 @@ export const listSuperseded = defineTool<DecisionsState, typeof input, typeof ou
   name: 'list_superseded',
   title: 'List supersessions',
   description:
-    'Every "A supersedes B" relation in the decision records, declared on either side, with its state: resolved, dangling (target missing), ambiguous (several targets) or cycle.',
+    'Every "A supersedes B" relation in the decision records, declared on either side, with its state: resolved, dangling (target missing), ambiguous (several targets) or cycle; plus records marked superseded that name no successor.',
   input,
   output,
   annotations: { title: 'List supersessions', ...READ_ONLY },
   handler(_args, ctx) {
     const corpus = corpusOf(ctx.state);
-    const counts = { resolved: 0, dangling: 0, ambiguous: 0, cycle: 0 };
+    const withoutSuccessor = supersededWithoutSuccessor(corpus).map(summarize);
+    const counts = {
+      resolved: 0,
+      dangling: 0,
+      ambiguous: 0,
+      cycle: 0,
+      withoutSuccessor: withoutSuccessor.length,
+    };
     const edges = corpus.edges.map((edge) => {
       counts[edge.state] += 1;
       return {
@@ -51,7 +63,7 @@ export const listSuperseded = defineTool<DecisionsState, typeof input, typeof ou
         candidates: [...(edge.candidates ?? [])],
       };
     });
-    const structured = { edges, counts };
+    const structured = { edges, withoutSuccessor, counts };
     return { structured, text: render(structured) };
   },
 });
@@ -66,5 +78,8 @@ function render(result: z.infer<typeof output>): string {
         : ` [${e.state}${e.candidates.length > 0 ? `: ${e.candidates.join(', ')}` : ''}]`;
     return `- ${e.from} supersedes ${e.to}${note}`;
   });
-  return [head, ...lines].join('\n');
+  const orphans = result.withoutSuccessor.map((d) => `- ${describe(d)}: superseded, but no successor named`);
+  const tail =
+    orphans.length === 0 ? [] : [`${orphans.length} superseded records name no successor:`, ...orphans];
+  return [head, ...lines, ...tail].join('\n');
 }
