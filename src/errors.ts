@@ -41,9 +41,14 @@ export interface ErrorSpec {
   readonly meaning: string;
 }
 
-/** Exit codes: 2 for a command line moor cannot act on, 1 for every other failure. */
+/**
+ * Exit codes: 2 for a command line moor cannot act on, 4 for a daemon that
+ * refuses to start until the user fixes what the message names (starting it
+ * again unchanged fails the same way), 1 for every other failure.
+ */
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
+const EXIT_REFUSED_TO_START = 4;
 
 function spec(jsonRpc: number, http: number, exit: number, retryable: boolean, meaning: string): ErrorSpec {
   return { jsonRpc, http, exit, retryable, meaning };
@@ -89,6 +94,8 @@ export const ERRORS = {
   DAEMON_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'No daemon answers on the socket and none could be started.'),
   TASKS_UNAVAILABLE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'This daemon serves no tasks.'),
   TASK_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No task of that id is visible to the caller.'),
+  STATE_DIR_UNUSABLE: spec(Unavailable, 503, EXIT_REFUSED_TO_START, false, 'The state dir (or a file in it) cannot be created or written, or another user could write it; the daemon refuses to start.'),
+  STORE_CORRUPT: spec(Unavailable, 503, EXIT_REFUSED_TO_START, false, 'The task store is not a readable SQLite database; the daemon refuses to start (`--reset-store` moves it aside).'),
   STORE_SCHEMA_NEWER: spec(InternalError, 500, EXIT_FAILURE, false, 'The store was written by a newer moor; this version cannot use it.'),
 
   // Programming errors caught at composition time

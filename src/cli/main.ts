@@ -16,7 +16,9 @@ if (proxyArgs) {
   runProxy(proxyArgs);
 } else if (argv[0] === 'daemon' && argv[1] === 'run' && !argv.includes('-h') && !argv.includes('--help')) {
   const { runDaemonFromArgv } = await import('./daemon.js');
-  await runDaemonFromArgv(argv.slice(2));
+  await runDaemonFromArgv(argv.slice(2)).catch(async (e: unknown) =>
+    (await import('../daemon/start-failure.js')).exitOnStartFailure(e),
+  );
 } else {
   await main();
 }

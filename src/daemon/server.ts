@@ -9,6 +9,7 @@ import net from 'node:net';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
+import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import {
   type ControlHello,
@@ -22,6 +23,7 @@ import {
   type TasksControlRequest,
 } from '../protocol/hello.js';
 import { LineTransport } from '../protocol/line-transport.js';
+import { checkDaemonSocket } from '../protocol/state-dir.js';
 import { GatedTransport } from './gated-transport.js';
 
 /** A hello longer than this is not a hello. */
@@ -85,9 +87,15 @@ export class SocketServer {
     return this.#connections.size;
   }
 
-  /** Listens; a socket file left by a dead daemon is removed first (the caller holds the lock). */
+  /**
+   * Listens; a socket file left by a dead daemon of ours is removed first (the
+   * caller holds the lock). Anything else at that path (a symlink, a file,
+   * someone else's socket) is left alone and refused: it was planted.
+   */
   async listen(): Promise<void> {
     const { socketPath } = this.#options;
+    const existing = checkDaemonSocket(socketPath);
+    if (existing.kind === 'untrusted') throw new MoorError('STATE_DIR_UNUSABLE', existing.message);
     try {
       fs.unlinkSync(socketPath);
     } catch (error) {
