@@ -88,14 +88,15 @@ export class SocketServer {
   }
 
   /**
-   * Listens; a socket file left by a dead daemon of ours is removed first (the
-   * caller holds the lock). Anything else at that path (a symlink, a file,
-   * someone else's socket) is left alone and refused: it was planted.
+   * Listens; what a dead daemon of ours left at the socket path is removed
+   * first (the caller holds the lock; unlink never follows a symlink). Only
+   * something another user owns is left alone and refused: it was planted.
    */
   async listen(): Promise<void> {
     const { socketPath } = this.#options;
     const existing = checkDaemonSocket(socketPath);
-    if (existing.kind === 'untrusted') throw new MoorError('STATE_DIR_UNUSABLE', existing.message);
+    if (existing.kind === 'untrusted' && fs.lstatSync(socketPath).uid !== process.getuid?.())
+      throw new MoorError('STATE_DIR_UNUSABLE', existing.message);
     try {
       fs.unlinkSync(socketPath);
     } catch (error) {

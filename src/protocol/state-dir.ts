@@ -105,7 +105,9 @@ export function stateDirProblem(dir: string): string | undefined {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
-    return describeFsFailure('create the state dir', dir, ancestorFailure(dir) ?? error);
+    // EEXIST: something that is not a directory is there, which the check below names.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      return describeFsFailure('create the state dir', dir, ancestorFailure(dir) ?? error);
   }
   let stat: fs.Stats;
   try {

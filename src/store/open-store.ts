@@ -51,20 +51,52 @@ export function moveStoreAside(file: string, now: Date = new Date()): string {
   return target;
 }
 
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * A non-empty file that does not start with SQLite's header. Checked before
+ * SQLite opens it: on closing a file it cannot read, SQLite may delete the
+ * -wal and -shm beside it, and those belong to the user until they say so.
+ */
+function lacksSqliteHeader(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(SQLITE_HEADER.length);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    return read > 0 && !head.equals(SQLITE_HEADER);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function corruptStore(file: string, reason: string): MoorError {
+  return new MoorError(
+    'STORE_CORRUPT',
+    `the task store ${file} is not a readable SQLite database (${reason}); moor left it untouched. Restore it from a backup, or run \`moor daemon run --reset-store\` to move it aside (to ${file}.corrupt-<time>) and start with an empty store`,
+    { file },
+  );
+}
+
 /** Opens the store; a corrupt one throws STORE_CORRUPT (untouched) unless `resetStore` moves it aside. */
 export function openTaskStore(options: OpenStoreOptions): SqliteTaskStore {
-  try {
-    return new SqliteTaskStore({ file: options.file });
-  } catch (error) {
-    if (!isCorruptStoreError(error)) throw error;
-    if (!options.resetStore)
-      throw new MoorError(
-        'STORE_CORRUPT',
-        `the task store ${options.file} is not a readable SQLite database (${(error as Error).message}); moor left it untouched. Restore it from a backup, or run \`moor daemon run --reset-store\` to move it aside (to ${options.file}.corrupt-<time>) and start with an empty store`,
-        { file: options.file },
-      );
-    const movedTo = moveStoreAside(options.file, options.now?.() ?? new Date());
-    options.onReset?.(movedTo);
-    return new SqliteTaskStore({ file: options.file });
+  let corruption: MoorError;
+  if (lacksSqliteHeader(options.file)) {
+    corruption = corruptStore(options.file, 'it does not start with the SQLite header');
+  } else {
+    try {
+      return new SqliteTaskStore({ file: options.file });
+    } catch (error) {
+      if (!isCorruptStoreError(error)) throw error;
+      corruption = corruptStore(options.file, (error as Error).message);
+    }
   }
+  if (!options.resetStore) throw corruption;
+  const movedTo = moveStoreAside(options.file, options.now?.() ?? new Date());
+  options.onReset?.(movedTo);
+  return new SqliteTaskStore({ file: options.file });
 }

@@ -44,4 +44,26 @@ describe('daemon log', () => {
     expect(fs.readFileSync(file, 'utf8')).toContain('after rotation');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
+
+  it('refuses a daemon.log planted as a symlink, leaving its target untouched', () => {
+    const dir = tmp();
+    const target = path.join(dir, 'someone-elses-file');
+    fs.writeFileSync(target, 'untouched\n');
+    const file = path.join(dir, 'daemon.log');
+    fs.symlinkSync(target, file);
+    expect(() => createDaemonLog({ file, stderr: false })).toThrow(
+      expect.objectContaining({ code: 'STATE_DIR_UNUSABLE', data: { errno: 'ELOOP' } }),
+    );
+    expect(fs.readFileSync(target, 'utf8')).toBe('untouched\n');
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+
+  it('is ready at once: a flush right after opening (as at exit) writes instead of throwing', () => {
+    const file = path.join(tmp(), 'daemon.log');
+    const log = createDaemonLog({ file, stderr: false });
+    log.logger.info('first line');
+    log.logger.flush();
+    log.close();
+    expect(fs.readFileSync(file, 'utf8')).toContain('first line');
+  });
 });
