@@ -62,11 +62,11 @@ describe('daemon run on a state dir it cannot use', () => {
   });
 
   it('a world-writable state dir is refused (exit 4) and nothing is created in it', async () => {
+    // The test's own state dir, so the harness would stop a daemon that wrongly started there.
     const state = makeState();
-    const dir = path.join(state.dir, 'shared');
-    fs.mkdirSync(dir);
+    const dir = state.dir;
     fs.chmodSync(dir, 0o777);
-    const run = await runCli(state, ['daemon', 'run'], { MOOR_STATE_DIR: dir });
+    const run = await runCli(state, ['daemon', 'run']);
     expect(run.code).toBe(4);
     expect(expectOneLine(run.stderr)).toContain(`chmod 700 ${dir}`);
     expect(fs.readdirSync(dir)).toEqual([]);
