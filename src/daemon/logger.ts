@@ -10,14 +10,14 @@
  * reopened, so the log never takes more than about twice `maxBytes`.
  *
  * The file is opened here, synchronously and without following a symlink
- * (`openStateFile`), and pino writes to that descriptor: a planted
+ * (`openStateFileOrThrow`), and pino writes to that descriptor: a planted
  * `daemon.log` symlink is refused instead of written through, an unwritable
  * log fails the start with one clear line, and the destination is ready from
  * the first line (pino's exit flush never meets a file still opening).
  */
 import fs from 'node:fs';
 import pino, { type Logger } from 'pino';
-import { openStateFile } from '../protocol/state-dir.js';
+import { openStateFileOrThrow } from './state.js';
 
 export const DEFAULT_LOG_MAX_BYTES = 10 * 1024 * 1024;
 const ROTATE_CHECK_MS = 30_000;
@@ -53,7 +53,7 @@ type Destination = ReturnType<typeof pino.destination>;
 const APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
 
 function openLogDestination(file: string): Destination {
-  return pino.destination({ dest: openStateFile(file, APPEND, 'open the daemon log'), sync: false });
+  return pino.destination({ dest: openStateFileOrThrow(file, APPEND, 'open the daemon log'), sync: false });
 }
 
 /** One stream for pino that writes to the current log file; rotation swaps the file underneath. */

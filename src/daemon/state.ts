@@ -8,6 +8,13 @@ import { MoorError } from '../errors.js';
 import type { Incarnation } from '../protocol/hello.js';
 import { openStateFile, readStateFile, stateDirProblem } from '../protocol/state-dir.js';
 
+/** `openStateFile`, throwing STATE_DIR_UNUSABLE (`data.errno`) with its message. */
+export function openStateFileOrThrow(file: string, flags: number, action: string): number {
+  const opening = openStateFile(file, flags, action);
+  if (!opening.ok) throw new MoorError('STATE_DIR_UNUSABLE', opening.message, { errno: opening.errno });
+  return opening.fd;
+}
+
 /**
  * Creates the state dir 0700, or throws STATE_DIR_UNUSABLE saying what is
  * wrong with it (not creatable, read-only, someone else's, group/other
@@ -28,7 +35,7 @@ export function writeIncarnation(file: string, incarnation: Incarnation): void {
     // none left by an earlier process with this pid
   }
   const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
-  const fd = openStateFile(tmp, flags, 'write the incarnation file');
+  const fd = openStateFileOrThrow(tmp, flags, 'write the incarnation file');
   try {
     fs.writeSync(fd, `${JSON.stringify(incarnation)}\n`);
   } finally {

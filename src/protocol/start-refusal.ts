@@ -9,7 +9,6 @@
  * daemon it spawned, never one an earlier start left behind.
  */
 import fs from 'node:fs';
-import { isMoorErrorCode } from '../errors.js';
 import { openStateFile, readStateFile } from './state-dir.js';
 
 export interface StartRefusal {
@@ -27,7 +26,9 @@ export function writeStartRefusal(file: string, refusal: Omit<StartRefusal, 'at'
   try {
     fs.rmSync(tmp, { force: true });
     const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL;
-    const fd = openStateFile(tmp, flags, 'write the start refusal');
+    const opening = openStateFile(tmp, flags, 'write the start refusal');
+    if (!opening.ok) return;
+    const fd = opening.fd;
     try {
       fs.writeSync(fd, `${JSON.stringify({ ...refusal, at: new Date().toISOString() })}\n`);
     } finally {
@@ -43,7 +44,7 @@ export function writeStartRefusal(file: string, refusal: Omit<StartRefusal, 'at'
 export function readStartRefusal(file: string, pid: number): StartRefusal | undefined {
   try {
     const value = JSON.parse(readStateFile(file) ?? 'null') as Partial<StartRefusal> | null;
-    if (value?.pid !== pid || !isMoorErrorCode(value.code) || typeof value.message !== 'string')
+    if (value?.pid !== pid || typeof value.code !== 'string' || typeof value.message !== 'string')
       return undefined;
     return value as StartRefusal;
   } catch {

@@ -12,7 +12,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MoorError } from '../errors.js';
 
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MOOR_STATE_DIR) return path.resolve(env.MOOR_STATE_DIR);
@@ -168,44 +167,45 @@ export function checkDaemonSocket(socketPath: string): SocketCheck {
   return { kind: 'trusted' };
 }
 
+export type StateFileOpening =
+  | { readonly ok: true; readonly fd: number }
+  /** `errno`: the open's errno code, or EUNTRUSTED for a file that is not a regular file of ours. */
+  | { readonly ok: false; readonly errno: string; readonly message: string };
+
 /**
  * Opens a state file without following a symlink, and only when it is a
  * regular file of ours (a hard link to someone else's file is refused too).
- * Throws STATE_DIR_UNUSABLE saying what failed (`data.errno`: the errno code).
+ * `action` words the failure: `cannot <action> <file>: …`.
  */
-export function openStateFile(file: string, flags: number, action = 'open', mode = 0o600): number {
+export function openStateFile(file: string, flags: number, action = 'open', mode = 0o600): StateFileOpening {
   let fd: number;
   try {
     fd = fs.openSync(file, flags | fs.constants.O_NOFOLLOW, mode);
   } catch (error) {
     const errno = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new MoorError('STATE_DIR_UNUSABLE', describeFsFailure(action, file, error), { errno });
+    return { ok: false, errno, message: describeFsFailure(action, file, error) };
   }
   const stat = fs.fstatSync(fd);
   const uid = ownUid();
-  if (stat.isFile() && (uid === undefined || stat.uid === uid)) return fd;
+  if (stat.isFile() && (uid === undefined || stat.uid === uid)) return { ok: true, fd };
   fs.closeSync(fd);
   const why = stat.isFile() ? `it belongs to uid ${stat.uid}, not to you` : 'it is not a regular file';
-  throw new MoorError(
-    'STATE_DIR_UNUSABLE',
-    `cannot ${action} ${file}: ${why}; remove it, and check who can write to ${path.dirname(file)}`,
-    { errno: 'EUNTRUSTED' },
-  );
+  return {
+    ok: false,
+    errno: 'EUNTRUSTED',
+    message: `cannot ${action} ${file}: ${why}; remove it, and check who can write to ${path.dirname(file)}`,
+  };
 }
 
 /** Reads a small state file without following a symlink; undefined when absent or unreadable. */
 export function readStateFile(file: string): string | undefined {
-  let fd: number;
+  const opening = openStateFile(file, fs.constants.O_RDONLY, 'read');
+  if (!opening.ok) return undefined;
   try {
-    fd = openStateFile(file, fs.constants.O_RDONLY, 'read');
-  } catch {
-    return undefined;
-  }
-  try {
-    return fs.readFileSync(fd, 'utf8');
+    return fs.readFileSync(opening.fd, 'utf8');
   } catch {
     return undefined;
   } finally {
-    fs.closeSync(fd);
+    fs.closeSync(opening.fd);
   }
 }

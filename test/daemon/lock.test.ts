@@ -13,9 +13,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** A live process whose command line says "daemon" and that holds no lock: `exec -a fake-daemon sleep`. */
+/** A live process whose command line says "daemon" and that holds no lock (`exec -a fake-daemon sleep 120`). */
 async function fakeDaemon(): Promise<number> {
-  const child = spawn('bash', ['-c', 'exec -a fake-daemon sleep 120'], { stdio: 'ignore' });
+  // argv0 sets the command line before exec, so it reads fake-daemon from the first moment.
+  const child = spawn('sleep', ['120'], { argv0: 'fake-daemon', stdio: 'ignore' });
   children.push(child);
   await new Promise((resolve) => child.once('spawn', resolve));
   return child.pid as number;

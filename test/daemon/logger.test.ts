@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,12 +59,20 @@ describe('daemon log', () => {
     expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
   });
 
-  it('is ready at once: a flush right after opening (as at exit) writes instead of throwing', () => {
+  it('is ready at once: a process exiting right after opening it exits cleanly (no "not ready" trace)', async () => {
     const file = path.join(tmp(), 'daemon.log');
-    const log = createDaemonLog({ file, stderr: false });
-    log.logger.info('first line');
-    log.logger.flush();
-    log.close();
+    const script = `
+      import { createDaemonLog } from ${JSON.stringify(path.resolve('dist/daemon/logger.js'))};
+      createDaemonLog({ file: ${JSON.stringify(file)}, stderr: false }).logger.info('first line');
+      process.exit(3);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(3);
     expect(fs.readFileSync(file, 'utf8')).toContain('first line');
   });
 });

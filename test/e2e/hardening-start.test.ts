@@ -111,7 +111,8 @@ describe('daemon run on a corrupt store', () => {
 describe('a lock naming a live process that is not a daemon', () => {
   it('is taken over: daemon run serves and daemon status agrees', async () => {
     const state = makeState();
-    const fake = spawn('bash', ['-c', 'exec -a fake-daemon sleep 120'], { stdio: 'ignore' });
+    // `exec -a fake-daemon sleep 120`; argv0 sets the command line before exec, so no race with it.
+    const fake = spawn('sleep', ['120'], { argv0: 'fake-daemon', stdio: 'ignore' });
     state.pids.add(fake.pid as number);
     await new Promise((resolve) => fake.once('spawn', resolve));
     fs.writeFileSync(paths(state).lock, `${fake.pid}\n`, { mode: 0o600 });

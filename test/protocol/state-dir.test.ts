@@ -4,7 +4,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MoorError } from '../../src/errors.js';
 import { checkDaemonSocket, openStateFile, stateDirProblem } from '../../src/protocol/state-dir.js';
 
 const NOBODY = 65534;
@@ -126,22 +125,22 @@ describe('checkDaemonSocket', () => {
 });
 
 describe('openStateFile', () => {
-  it('never follows a symlink: STATE_DIR_UNUSABLE with ELOOP, the target untouched', () => {
+  it('never follows a symlink: ELOOP with a message, the target untouched', () => {
     const dir = tmp();
     const target = path.join(dir, 'target');
     fs.writeFileSync(target, 'keep');
-    fs.symlinkSync(target, path.join(dir, 'daemon.log'));
-    let thrown: unknown;
-    try {
-      openStateFile(
-        path.join(dir, 'daemon.log'),
-        fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT,
-      );
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(MoorError);
-    expect(thrown).toMatchObject({ code: 'STATE_DIR_UNUSABLE', data: { errno: 'ELOOP' } });
+    const log = path.join(dir, 'daemon.log');
+    fs.symlinkSync(target, log);
+    const opening = openStateFile(
+      log,
+      fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT,
+      'open the daemon log',
+    );
+    expect(opening).toEqual({
+      ok: false,
+      errno: 'ELOOP',
+      message: `cannot open the daemon log ${log}: it is a symbolic link, which moor never follows in the state dir (ELOOP); fix that, or set MOOR_STATE_DIR to a directory of your own (mode 0700)`,
+    });
     expect(fs.readFileSync(target, 'utf8')).toBe('keep');
   });
 
@@ -151,8 +150,10 @@ describe('openStateFile', () => {
     fs.writeFileSync(theirs, 'x');
     fs.chownSync(theirs, NOBODY, NOBODY);
     fs.linkSync(theirs, path.join(dir, 'daemon.log'));
-    expect(() => openStateFile(path.join(dir, 'daemon.log'), fs.constants.O_WRONLY)).toThrow(
-      /belongs to uid 65534, not to you/,
-    );
+    expect(openStateFile(path.join(dir, 'daemon.log'), fs.constants.O_WRONLY)).toMatchObject({
+      ok: false,
+      errno: 'EUNTRUSTED',
+      message: expect.stringContaining('belongs to uid 65534, not to you'),
+    });
   });
 });
