@@ -41,9 +41,14 @@ export interface ErrorSpec {
   readonly meaning: string;
 }
 
-/** Exit codes: 2 for a command line moor cannot act on, 1 for every other failure. */
+/**
+ * Exit codes: 2 for a command line moor cannot act on, 4 for a daemon that
+ * refuses to start until the user fixes what the message names (starting it
+ * again unchanged fails the same way), 1 for every other failure.
+ */
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
+const EXIT_REFUSED_TO_START = 4;
 
 function spec(jsonRpc: number, http: number, exit: number, retryable: boolean, meaning: string): ErrorSpec {
   return { jsonRpc, http, exit, retryable, meaning };
@@ -121,6 +126,8 @@ export const ERRORS = {
   TASK_EXISTS: spec(InternalError, 500, EXIT_FAILURE, false, 'The store already holds a task with that id.'),
   TASK_STOPPED: spec(InternalError, 500, EXIT_FAILURE, false, 'A running task’s work was stopped: its client cancelled it or the daemon shut down.'),
   TASKS_CLOSED: spec(InternalError, 503, EXIT_FAILURE, true, 'The task service has closed for shutdown and starts no new task.'),
+  STATE_DIR_UNUSABLE: spec(Unavailable, 503, EXIT_REFUSED_TO_START, false, 'The state dir (or a file in it) cannot be created or written, or another user could write it; the daemon refuses to start.'),
+  STORE_CORRUPT: spec(Unavailable, 503, EXIT_REFUSED_TO_START, false, 'The task store is not a readable SQLite database; the daemon refuses to start (`--reset-store` moves it aside).'),
   STORE_SCHEMA_NEWER: spec(InternalError, 500, EXIT_FAILURE, false, 'The store was written by a newer moor; this version cannot use it.'),
 
   // Programming errors caught at composition time

@@ -33,5 +33,6 @@ export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
     taskRetentionMs: flags.taskRetentionMs,
     allowWrites: flags.allowWrites,
     httpDefaultSession: flags.httpDefaultSession,
+    resetStore: flags.resetStore,
   };
 }

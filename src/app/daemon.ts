@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
-import { createDaemonLog } from '../daemon/logger.js';
+import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
+import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
 import type { Binding } from '../host/binding.js';
 import { Workspace } from '../host/binding.js';
@@ -30,15 +31,15 @@ import {
 } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
-import { SqliteTaskStore } from '../store/sqlite-task-store.js';
+import { openTaskStore } from '../store/open-store.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
-import { resolveWorkspace } from './options.js';
+import { resolveWorkspace, type StoreOptions } from './options.js';
 import { namedPacks } from './packs.js';
 
-export interface DaemonRunOptions {
+export interface DaemonRunOptions extends StoreOptions {
   /** Default workspace for a hello that names none. */
   readonly workspace?: string | undefined;
   readonly decisions?: string | undefined;
@@ -104,12 +105,43 @@ export interface DaemonProcess {
   readonly workspace: string;
 }
 
+/**
+ * Starts the daemon. A failure is thrown once, after it is in the log and,
+ * when starting again cannot cure it, in the state dir's StartRefusal record
+ * (what a proxy that spawned this daemon reads instead of retrying).
+ */
 export async function runDaemon(
   paths: StatePaths,
   options: DaemonRunOptions,
   releaseLock: () => void,
 ): Promise<DaemonProcess> {
-  const log = createDaemonLog({ file: paths.log, stderr: options.stderrLog, level: options.logLevel });
+  let log: DaemonLog;
+  try {
+    log = createDaemonLog({ file: paths.log, stderr: options.stderrLog, level: options.logLevel });
+  } catch (error) {
+    recordStartRefusal(paths.startRefusal, error);
+    throw error;
+  }
+  try {
+    return await composeDaemon(paths, options, releaseLock, log);
+  } catch (error) {
+    recordStartRefusal(paths.startRefusal, error);
+    // In a terminal the caller's one line is the report; a detached daemon's log gets the structured one too.
+    if (!options.stderrLog) {
+      const fields = isStartRefusal(error) ? { code: error.code } : { err: error };
+      log.logger.fatal(fields, `the daemon could not start: ${(error as Error)?.message ?? String(error)}`);
+    }
+    log.close();
+    throw error;
+  }
+}
+
+async function composeDaemon(
+  paths: StatePaths,
+  options: DaemonRunOptions,
+  releaseLock: () => void,
+  log: DaemonLog,
+): Promise<DaemonProcess> {
   const { logger } = log;
   const testPack = process.env.MOOR_TEST_PACK === '1';
   const decisionsFor = (decisionsDir: string | undefined) =>
@@ -144,7 +176,15 @@ export async function runDaemon(
     logger.error({ err: error, tool }, `tool ${tool} failed`);
 
   // Durable tasks: the store in the state dir; what a previous daemon left running is failed now.
-  const taskStore = new SqliteTaskStore({ file: paths.database });
+  const taskStore = openTaskStore({
+    file: paths.database,
+    resetStore: options.resetStore,
+    onReset: (movedTo) =>
+      logger.warn(
+        { movedTo },
+        `the task store was not a readable database: moved it to ${movedTo}, starting empty`,
+      ),
+  });
   const tasks = new TaskService({
     store: taskStore,
     incarnation: `${process.pid}-${randomUUID()}`,

@@ -20,3 +20,9 @@ export function resolveWorkspace(options: WorkspaceOptions, cwd = process.cwd())
   const decisionsDir = options.decisions ? path.resolve(root, options.decisions) : undefined;
   return { root, decisionsDir };
 }
+
+/** How `moor daemon run` treats its store (`--reset-store`). */
+export interface StoreOptions {
+  /** A corrupt moor.db is moved aside (moor.db.corrupt-<time>, with -wal/-shm) and a fresh store started. */
+  readonly resetStore?: boolean | undefined;
+}

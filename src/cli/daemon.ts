@@ -14,7 +14,7 @@ import { daemonRunOptions } from '../app/daemon-run-options.js';
 import { wireDaemonSignals } from '../app/daemon-signals.js';
 import { acquireLock } from '../daemon/lock.js';
 import { ensureStateDir } from '../daemon/state.js';
-import { MoorError } from '../errors.js';
+import { exitCodeOf, MoorError } from '../errors.js';
 import type { DaemonRunFlags } from '../protocol/daemon-flags.js';
 import { statePaths } from '../protocol/state-dir.js';
 import { connectHelp } from './connect-help.js';
@@ -39,7 +39,7 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   } catch (error) {
     lock.release();
     complain(`the daemon could not start: ${(error as Error)?.message ?? String(error)}`);
-    process.exit(1);
+    process.exit(exitCodeOf(error));
   }
   const { daemon } = running;
   if (flags.detached !== true) {

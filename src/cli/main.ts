@@ -16,7 +16,9 @@ if (proxyArgs) {
   runProxy(proxyArgs);
 } else if (argv[0] === 'daemon' && argv[1] === 'run' && !argv.includes('-h') && !argv.includes('--help')) {
   const { runDaemonFromArgv } = await import('./daemon.js');
-  await runDaemonFromArgv(argv.slice(2));
+  await runDaemonFromArgv(argv.slice(2)).catch(async (e: unknown) =>
+    (await import('../daemon/start-failure.js')).exitOnStartFailure(e),
+  );
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // Scripts and hooks ask for the version often: answer before commander and the app load.
   const { IDENTITY } = await import('../app/identity.js');

@@ -17,6 +17,7 @@ import type {
   TasksControlReply,
   TasksControlRequest,
 } from '../protocol/hello.js';
+import { clearStartRefusal } from '../protocol/start-refusal.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { IdleCollector } from './idle-gc.js';
 import type { DaemonLog } from './logger.js';
@@ -115,6 +116,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     throw error;
   }
   writeIncarnation(config.paths.incarnation, incarnation);
+  clearStartRefusal(config.paths.startRefusal);
   logger.info({ socket: config.paths.socket, version: config.version }, 'daemon listening');
   return { incarnation, gate, socket, shutdown, stopped };
 }

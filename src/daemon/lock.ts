@@ -1,59 +1,83 @@
 /**
- * One daemon per state dir: an O_EXCL lockfile holding the owner's pid.
- * A lock whose pid is dead is stale and taken over; the takeover itself runs
- * under a second O_EXCL file so two starters that both saw the same stale lock
- * cannot both win. Plain node built-ins only: `moor daemon run` takes the lock
- * before it loads anything heavy, so a losing starter exits cheaply.
+ * One daemon per state dir: an O_EXCL lockfile holding the owner's pid, kept
+ * open by the owner for as long as it runs.
+ *
+ * A live pid alone proves nothing (pids are recycled, and any process may
+ * carry "daemon" in its command line), so ownership is proven: the pid must
+ * hold the lock file open, which the kernel undoes when it dies (Linux
+ * /proc/<pid>/fd; `holdsFileOpen`). The owner opens the file in the same call
+ * that creates it, so a daemon still starting (not yet listening) already
+ * holds it. Where the platform cannot tell, a live process whose command line
+ * names a daemon keeps the lock, as before.
+ *
+ * A lock not held is stale and taken over; the takeover itself runs under a
+ * second O_EXCL file so two starters that both saw the same stale lock cannot
+ * both win. Plain node built-ins only: `moor daemon run` takes the lock before
+ * it loads anything heavy, so a losing starter exits cheaply.
  */
 import fs from 'node:fs';
-import { isAliveProcess } from '../protocol/process-liveness.js';
+import { MoorError } from '../errors.js';
+import { holdsFileOpen, isAliveProcess } from '../protocol/process-liveness.js';
+import { describeFsFailure, readStateFile } from '../protocol/state-dir.js';
 
 export type LockResult =
   | { readonly acquired: true; release(): void }
   | { readonly acquired: false; readonly ownerPid: number };
 
-/** True when `pid` names a live moor daemon (EPERM: alive, someone else's). */
-export function isDaemonAlive(pid: number): boolean {
-  if (!isAliveProcess(pid)) return false;
-  // A recycled pid that is not a moor daemon does not hold the lock (Linux: /proc tells).
+/** Where /proc cannot tell who holds a file: a live process with "daemon" in its command line. */
+function looksLikeDaemon(pid: number): boolean {
   try {
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return cmdline.includes('daemon');
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('daemon');
   } catch {
     return true;
   }
 }
 
-export function readPid(file: string): number | undefined {
-  try {
-    const pid = Number.parseInt(fs.readFileSync(file, 'utf8').trim(), 10);
-    return Number.isSafeInteger(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+/** True when `pid` is alive and provably holds the lock `file` (EPERM: alive, someone else's). */
+export function holdsLock(pid: number, file: string): boolean {
+  if (!isAliveProcess(pid)) return false;
+  return holdsFileOpen(pid, file) ?? looksLikeDaemon(pid);
 }
 
-function createExclusive(file: string, pid: number): boolean {
+export function readPid(file: string): number | undefined {
+  const text = readStateFile(file);
+  if (text === undefined) return undefined;
+  const pid = Number.parseInt(text.trim(), 10);
+  return Number.isSafeInteger(pid) ? pid : undefined;
+}
+
+const EXCLUSIVE =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW;
+
+function unusable(action: string, file: string, error: unknown): MoorError {
+  return new MoorError('STATE_DIR_UNUSABLE', describeFsFailure(action, file, error), {
+    errno: (error as NodeJS.ErrnoException).code ?? 'EIO',
+  });
+}
+
+/** Creates `file` holding `pid`; returns its still-open descriptor, or undefined when it exists. */
+function createExclusive(file: string, pid: number): number | undefined {
   let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+    fd = fs.openSync(file, EXCLUSIVE, 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw unusable('create the lock file', file, error);
   }
   try {
     fs.writeSync(fd, `${pid}\n`);
-  } finally {
+  } catch (error) {
     fs.closeSync(fd);
+    throw unusable('write the lock file', file, error);
   }
-  return true;
+  return fd;
 }
 
 function unlinkQuietly(file: string): void {
   try {
     fs.unlinkSync(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unusable('remove', file, error);
   }
 }
 
@@ -63,20 +87,33 @@ function sleepSync(ms: number): void {
 
 export interface LockOptions {
   readonly pid?: number;
-  /** Whether the pid in an existing lock still owns it (default: a live moor daemon). */
+  /** Whether the pid in an existing lock still owns it (default: `holdsLock`). */
   readonly ownerAlive?: (pid: number) => boolean;
 }
 
-/** Tries to take the lock; a live owner wins, a dead one is taken over. */
+/** Tries to take the lock; a proven owner keeps it, any other is taken over. */
 export function acquireLock(file: string, options: LockOptions = {}): LockResult {
   const pid = options.pid ?? process.pid;
-  const isAlive = options.ownerAlive ?? isDaemonAlive;
+  const isHeld = options.ownerAlive ?? ((owner: number) => holdsLock(owner, file));
   const takeover = `${file}.takeover`;
+  const held = (fd: number): LockResult => {
+    let released = false;
+    return {
+      acquired: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        fs.closeSync(fd);
+        releaseLock(file, pid);
+      },
+    };
+  };
   for (let attempt = 0; attempt < 200; attempt++) {
-    if (createExclusive(file, pid)) return { acquired: true, release: () => releaseLock(file, pid) };
+    const fd = createExclusive(file, pid);
+    if (fd !== undefined) return held(fd);
     const owner = readPid(file);
-    if (owner === pid) return { acquired: true, release: () => releaseLock(file, pid) };
-    if (owner !== undefined && isAlive(owner)) return { acquired: false, ownerPid: owner };
+    if (owner === pid) return held(fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW));
+    if (owner !== undefined && isHeld(owner)) return { acquired: false, ownerPid: owner };
     if (owner === undefined) {
       // Being written right now by a winner between create and write: look again shortly.
       sleepSync(5);
@@ -85,17 +122,20 @@ export function acquireLock(file: string, options: LockOptions = {}): LockResult
       } else continue;
     }
     // Stale: take it over under the takeover file.
-    if (!createExclusive(takeover, pid)) {
+    const takeoverFd = createExclusive(takeover, pid);
+    if (takeoverFd === undefined) {
       const holder = readPid(takeover);
       if (holder !== undefined && holder !== pid && !isAliveProcess(holder)) unlinkQuietly(takeover);
       sleepSync(5);
       continue;
     }
+    fs.closeSync(takeoverFd);
     try {
       const again = readPid(file);
       if (again === owner) {
         unlinkQuietly(file);
-        if (createExclusive(file, pid)) return { acquired: true, release: () => releaseLock(file, pid) };
+        const won = createExclusive(file, pid);
+        if (won !== undefined) return held(won);
       }
     } finally {
       unlinkQuietly(takeover);

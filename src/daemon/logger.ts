@@ -8,9 +8,16 @@
  * have to prune. Here the file is checked on open and every 30 s; past
  * `maxBytes` it is renamed to `daemon.log.1` (replacing the previous one) and
  * reopened, so the log never takes more than about twice `maxBytes`.
+ *
+ * The file is opened here, synchronously and without following a symlink
+ * (`openStateFileOrThrow`), and pino writes to that descriptor: a planted
+ * `daemon.log` symlink is refused instead of written through, an unwritable
+ * log fails the start with one clear line, and the destination is ready from
+ * the first line (pino's exit flush never meets a file still opening).
  */
 import fs from 'node:fs';
 import pino, { type Logger } from 'pino';
+import { openStateFileOrThrow } from './state.js';
 
 // The daemon's log lines carry a request's trace id the way every hop writes it.
 export { withTrace } from '../protocol/trace.js';
@@ -36,7 +43,7 @@ export interface DaemonLog {
 
 export function rotateFile(file: string, maxBytes: number): boolean {
   try {
-    if (fs.statSync(file).size < maxBytes) return false;
+    if (fs.lstatSync(file).size < maxBytes) return false;
   } catch {
     return false;
   }
@@ -44,10 +51,53 @@ export function rotateFile(file: string, maxBytes: number): boolean {
   return true;
 }
 
+type Destination = ReturnType<typeof pino.destination>;
+
+const APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT;
+
+function openLogDestination(file: string): Destination {
+  return pino.destination({ dest: openStateFileOrThrow(file, APPEND, 'open the daemon log'), sync: false });
+}
+
+/** One stream for pino that writes to the current log file; rotation swaps the file underneath. */
+class LogFileStream {
+  #destination: Destination;
+
+  constructor(readonly file: string) {
+    this.#destination = openLogDestination(file);
+  }
+
+  write(line: string): boolean {
+    return this.#destination.write(line);
+  }
+
+  flushSync(): void {
+    this.#destination.flushSync();
+  }
+
+  /** Writes go to a freshly opened `file` from now on; the old descriptor closes once drained. */
+  reopen(): void {
+    const next = openLogDestination(this.file);
+    const previous = this.#destination;
+    this.#destination = next;
+    previous.end();
+  }
+
+  end(): void {
+    try {
+      this.#destination.flushSync();
+    } catch {
+      // already closed: nothing buffered to lose
+    }
+    this.#destination.end();
+  }
+}
+
+/** Throws STATE_DIR_UNUSABLE when the log cannot be opened (read-only, a symlink, someone else's file). */
 export function createDaemonLog(options: DaemonLogOptions): DaemonLog {
   const maxBytes = options.maxBytes ?? DEFAULT_LOG_MAX_BYTES;
   rotateFile(options.file, maxBytes);
-  const destination = pino.destination({ dest: options.file, sync: false, mkdir: true, mode: 0o600 });
+  const destination = new LogFileStream(options.file);
   const streams: pino.StreamEntry[] = [{ stream: destination, level: 'trace' }];
   if (options.stderr) streams.push({ stream: process.stderr, level: 'trace' });
   const logger = pino(
@@ -63,16 +113,14 @@ export function createDaemonLog(options: DaemonLogOptions): DaemonLog {
   };
   const timer = setInterval(rotateIfNeeded, options.checkMs ?? ROTATE_CHECK_MS);
   timer.unref();
+  let closed = false;
   return {
     logger,
     rotateIfNeeded,
     close() {
+      if (closed) return;
+      closed = true;
       clearInterval(timer);
-      try {
-        destination.flushSync();
-      } catch {
-        // not ready yet or already closed: nothing buffered to lose
-      }
       destination.end();
     },
   };

@@ -24,6 +24,7 @@ import {
   type TasksControlRequest,
 } from '../protocol/hello.js';
 import { LineTransport } from '../protocol/line-transport.js';
+import { checkDaemonSocket } from '../protocol/state-dir.js';
 import { GatedTransport } from './gated-transport.js';
 
 /** A hello longer than this is not a hello. */
@@ -78,9 +79,16 @@ export class SocketServer {
     return this.#connections.size;
   }
 
-  /** Listens; a socket file left by a dead daemon is removed first (the caller holds the lock). */
+  /**
+   * Listens; what a dead daemon of ours left at the socket path is removed
+   * first (the caller holds the lock; unlink never follows a symlink). Only
+   * something another user owns is left alone and refused: it was planted.
+   */
   async listen(): Promise<void> {
     const { socketPath } = this.#options;
+    const existing = checkDaemonSocket(socketPath);
+    if (existing.kind === 'untrusted' && fs.lstatSync(socketPath).uid !== process.getuid?.())
+      throw new MoorError('STATE_DIR_UNUSABLE', existing.message);
     try {
       fs.unlinkSync(socketPath);
     } catch (error) {

@@ -152,6 +152,12 @@ export const DAEMON_RUN_FLAGS = [
     help: 'session key for HTTP requests without Moor-Session (test set-ups)',
   },
   {
+    key: 'resetStore',
+    name: 'reset-store',
+    kind: 'switch',
+    help: 'move a corrupt moor.db aside (moor.db.corrupt-<time>, with its -wal/-shm) and start with an empty store',
+  },
+  {
     key: 'detached',
     name: 'detached',
     kind: 'switch',

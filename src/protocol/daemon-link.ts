@@ -7,9 +7,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { MoorError } from '../errors.js';
 import { type DaemonRunFlags, daemonRunArgs } from './daemon-flags.js';
 import type { ControlHello, HelloReply, Incarnation, SessionHello } from './hello.js';
-import type { StatePaths } from './state-dir.js';
+import { checkDaemonSocket, openStateFile, type StatePaths, stateDirProblem } from './state-dir.js';
 
 export interface DaemonLink {
   readonly socket: net.Socket;
@@ -34,6 +35,10 @@ export function connectDaemon(
   hello: SessionHello | ControlHello,
   timeoutMs = 5000,
 ): Promise<LinkOutcome> {
+  // Nothing is sent to a socket someone else could have planted: not the hello, not the session key.
+  const check = checkDaemonSocket(socketPath);
+  if (check.kind === 'untrusted')
+    return Promise.resolve({ kind: 'refused', code: 'STATE_DIR_UNUSABLE', message: check.message });
   return new Promise((resolve) => {
     const socket = net.createConnection(socketPath);
     let buffered: Buffer = Buffer.alloc(0);
@@ -118,8 +123,16 @@ export function daemonSpawnArgs(flags: DaemonRunFlags = {}): string[] {
  * Returns the child's pid; the lock decides whether it stays (a loser exits 0).
  */
 export function spawnDaemon(paths: StatePaths, flags: DaemonRunFlags = {}, cwd = '/'): number | undefined {
-  fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-  const out = fs.openSync(paths.log, 'a', 0o600);
+  const problem = stateDirProblem(paths.dir);
+  if (problem !== undefined) throw new MoorError('STATE_DIR_UNUSABLE', problem);
+  // Never through a planted symlink: the log is opened the way the daemon opens it.
+  const opening = openStateFile(
+    paths.log,
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT,
+    'open the daemon log',
+  );
+  if (!opening.ok) throw new MoorError('STATE_DIR_UNUSABLE', opening.message);
+  const out = opening.fd;
   try {
     const child = spawn(process.execPath, daemonSpawnArgs(flags), {
       detached: true,

@@ -24,12 +24,49 @@ export function isAliveProcess(pid: number): boolean {
 /**
  * The live pid holding a daemon lock file, if any: how the proxy tells "the
  * daemon I started is still starting" from "it died" or "another one drains".
+ * A live pid that does not keep the lock file open is not its holder (a
+ * recycled pid, or a planted one).
  */
 export function liveLockOwner(lockFile: string): number | undefined {
   try {
     const pid = Number.parseInt(fs.readFileSync(lockFile, 'utf8').trim(), 10);
-    return isAliveProcess(pid) ? pid : undefined;
+    return isAliveProcess(pid) && holdsFileOpen(pid, lockFile) !== false ? pid : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether process `pid` has `file` open, read from Linux's /proc/<pid>/fd
+ * (compared by device and inode, so a renamed or re-created file is another
+ * file). This is what proves a lock is held: the holder keeps its lock file
+ * open for as long as it lives, and the kernel closes it when it dies, so a
+ * recycled pid, or any other live process, never seems to hold it.
+ * Undefined when the platform or permissions cannot tell (no /proc, EACCES).
+ */
+export function holdsFileOpen(pid: number, file: string): boolean | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  let target: fs.Stats;
+  try {
+    target = fs.statSync(file);
+  } catch {
+    return false;
+  }
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && fs.existsSync('/proc/self/fd')) return false;
+    return undefined;
+  }
+  for (const fd of fds) {
+    try {
+      const open = fs.statSync(`/proc/${pid}/fd/${fd}`);
+      if (open.ino === target.ino && open.dev === target.dev) return true;
+    } catch {
+      // closed meanwhile, or not a file we may stat
+    }
+  }
+  return false;
 }

@@ -7,9 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { MoorError } from '../errors.js';
 import { connectDaemon, type DaemonLink, spawnDaemon } from '../protocol/daemon-link.js';
 import type { SessionHello } from '../protocol/hello.js';
 import { isAliveProcess, liveLockOwner } from '../protocol/process-liveness.js';
+import { readStartRefusal } from '../protocol/start-refusal.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 
 export const BACKOFF_START_MS = 50;
@@ -103,10 +105,23 @@ export class DaemonSupervisor {
     return `moor: the daemon could not be started (${RESTART_BUDGET} attempts in ${RESTART_WINDOW_MS / 1000} s); see ${this.#options.paths.log}. Retry later, or run \`moor stdio --direct\`.`;
   }
 
-  #spawn(): void {
+  /** Starts a daemon; returns why it cannot be started when the state dir itself is the problem. */
+  #spawn(): string | undefined {
     this.#starts.push(Date.now());
     const { spawn, paths } = this.#options;
-    this.#spawned = spawn ? spawn() : spawnDaemon(paths);
+    try {
+      this.#spawned = spawn ? spawn() : spawnDaemon(paths);
+      return undefined;
+    } catch (error) {
+      if (error instanceof MoorError && error.code === 'STATE_DIR_UNUSABLE') return error.message;
+      throw error;
+    }
+  }
+
+  /** What the daemon we started said before it refused to start, if it left word. */
+  #startRefusal(): string | undefined {
+    if (this.#spawned === undefined) return undefined;
+    return readStartRefusal(this.#options.paths.startRefusal, this.#spawned)?.message;
   }
 
   /** The daemon we started died (or lost the lock and exited) and no live daemon holds the lock. */
@@ -140,8 +155,17 @@ export class DaemonSupervisor {
       }
       const now = Date.now();
       // A daemon we started that is already gone (killed, crashed) is not waited for: start another.
-      if (spawnedAt !== undefined && now - spawnedAt < waitLimit && this.#startFailedEarly())
+      if (spawnedAt !== undefined && now - spawnedAt < waitLimit && this.#startFailedEarly()) {
+        // A refusal starting again cannot cure (a corrupt store, say): stop, and say the daemon's own words.
+        const refusal = this.#startRefusal();
+        if (refusal !== undefined) {
+          const message = `moor: the daemon refuses to start: ${refusal}`;
+          warn(message);
+          this.#host.refused(message);
+          return;
+        }
         spawnedAt = undefined;
+      }
       if (spawnedAt !== undefined && now - spawnedAt >= waitLimit && waitLimit === startWaitMs) {
         // The lock is held by a live daemon that does not answer: most likely one finishing a graceful
         // shutdown (its grace period). Wait for it once, longer, before calling the start a failure.
@@ -163,7 +187,13 @@ export class DaemonSupervisor {
           this.#host.down(this.downMessage());
           return;
         }
-        this.#spawn();
+        const unusable = this.#spawn();
+        if (unusable !== undefined) {
+          const message = `moor: ${unusable}`;
+          warn(message);
+          this.#host.refused(message);
+          return;
+        }
         spawnedAt = Date.now();
         await this.#waitForSocket(BACKOFF_START_MS);
         continue;

@@ -70,16 +70,13 @@ export class SqliteTaskStore implements TaskStore {
       if (!fs.existsSync(options.file)) fs.closeSync(fs.openSync(options.file, 'a', 0o600));
     }
     this.db = new Database(options.file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = NORMAL');
-    // Checkpoints are what fsync in WAL mode: every 10,000 pages (~40 MB of WAL) rather than the
-    // default 1,000 keeps them off most commits (task throughput roughly doubles); the WAL file is
-    // truncated back to 64 MB after a checkpoint. Crash safety is unchanged: a commit is in the WAL.
-    this.db.pragma('wal_autocheckpoint = 10000');
-    this.db.pragma(`journal_size_limit = ${64 * 2 ** 20}`);
-    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    this.db.pragma('foreign_keys = ON');
-    migrate(this.db);
+    try {
+      this.#configure(options);
+    } catch (error) {
+      // A file that is no database (or a newer one) must not stay open: the caller may move it aside.
+      this.db.close();
+      throw error;
+    }
     const db = this.db;
     this.#insert = db.prepare(`INSERT INTO tasks
       (id, owner_key, tool, status, status_message, created_at, last_updated_at, retention_ms, poll_interval_ms, incarnation)
@@ -173,6 +170,19 @@ export class SqliteTaskStore implements TaskStore {
 
   sweep(now: number): number {
     return this.#sweep.run(now).changes;
+  }
+
+  #configure(options: SqliteTaskStoreOptions): void {
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    // Checkpoints are what fsync in WAL mode: every 10,000 pages (~40 MB of WAL) rather than the
+    // default 1,000 keeps them off most commits (task throughput roughly doubles); the WAL file is
+    // truncated back to 64 MB after a checkpoint. Crash safety is unchanged: a commit is in the WAL.
+    this.db.pragma('wal_autocheckpoint = 10000');
+    this.db.pragma(`journal_size_limit = ${64 * 2 ** 20}`);
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db);
   }
 
   close(): void {

@@ -48,6 +48,7 @@ describe('daemonRunArgs', () => {
       pack: ['conformance', 'tasks-conformance'],
       taskRetentionMs: 60_000,
       allowWrites: true,
+      resetStore: true,
       httpDefaultSession: 'test-session',
     };
     const argv = daemonRunArgs(flags);
@@ -68,6 +69,7 @@ describe('daemonRunArgs', () => {
       pack: ['p'],
       taskRetentionMs: 1,
       allowWrites: true,
+      resetStore: true,
       httpDefaultSession: 's',
       detached: true,
     });

@@ -1,14 +1,41 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireLock, isAliveProcess, readPid } from '../../src/daemon/lock.js';
+import { acquireLock, holdsLock, isAliveProcess, readPid } from '../../src/daemon/lock.js';
+import { holdsFileOpen } from '../../src/protocol/process-liveness.js';
 
 const dirs: string[] = [];
+const children: ChildProcess[] = [];
 afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+/** A live process whose command line says "daemon" and that holds no lock (`exec -a fake-daemon sleep 120`). */
+async function fakeDaemon(): Promise<number> {
+  // argv0 sets the command line before exec, so it reads fake-daemon from the first moment.
+  const child = spawn('sleep', ['120'], { argv0: 'fake-daemon', stdio: 'ignore' });
+  children.push(child);
+  await new Promise((resolve) => child.once('spawn', resolve));
+  return child.pid as number;
+}
+
+/** Another process that takes the lock (from the built module) and says so on stdout. */
+async function otherHolder(file: string): Promise<number> {
+  const script = `
+    import { acquireLock } from ${JSON.stringify(path.resolve('dist/daemon/lock.js'))};
+    console.log(acquireLock(${JSON.stringify(file)}).acquired ? 'won' : 'lost');
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+  children.push(child);
+  const said = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (c) => resolve(String(c).trim())),
+  );
+  expect(said).toBe('won');
+  return child.pid as number;
+}
 
 function lockFile(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-lock-'));
@@ -82,5 +109,34 @@ describe('acquireLock', () => {
     );
     expect(outputs.filter((o) => o === 'won')).toHaveLength(1);
     expect(outputs.filter((o) => o === 'lost')).toHaveLength(7);
+  });
+
+  it('a live process that merely has "daemon" in its command line does not hold it: taken over', async () => {
+    const file = lockFile();
+    const fake = await fakeDaemon();
+    fs.writeFileSync(file, `${fake}\n`);
+    expect(fs.readFileSync(`/proc/${fake}/cmdline`, 'utf8')).toContain('fake-daemon');
+    expect(isAliveProcess(fake)).toBe(true);
+    expect(holdsLock(fake, file)).toBe(false);
+    const lock = acquireLock(file, { pid: process.pid });
+    expect(lock.acquired).toBe(true);
+    expect(readPid(file)).toBe(process.pid);
+    if (lock.acquired) lock.release();
+  });
+
+  it('a process that took the lock keeps holding it (it keeps the file open) and wins against us', async () => {
+    const file = lockFile();
+    const holder = await otherHolder(file);
+    expect(holdsFileOpen(holder, file)).toBe(true);
+    expect(holdsLock(holder, file)).toBe(true);
+    expect(acquireLock(file)).toEqual({ acquired: false, ownerPid: holder });
+  });
+
+  it('our own held lock is visible in /proc until released', () => {
+    const file = lockFile();
+    const lock = acquireLock(file);
+    expect(holdsFileOpen(process.pid, file)).toBe(true);
+    if (lock.acquired) lock.release();
+    expect(fs.existsSync(file)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,5 +44,35 @@ describe('daemon log', () => {
     expect(fs.readFileSync(`${file}.1`, 'utf8').split('\n')[0]).toContain('"msg":"hello trace=abc"');
     expect(fs.readFileSync(file, 'utf8')).toContain('after rotation');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a daemon.log planted as a symlink, leaving its target untouched', () => {
+    const dir = tmp();
+    const target = path.join(dir, 'someone-elses-file');
+    fs.writeFileSync(target, 'untouched\n');
+    const file = path.join(dir, 'daemon.log');
+    fs.symlinkSync(target, file);
+    expect(() => createDaemonLog({ file, stderr: false })).toThrow(
+      expect.objectContaining({ code: 'STATE_DIR_UNUSABLE', data: { errno: 'ELOOP' } }),
+    );
+    expect(fs.readFileSync(target, 'utf8')).toBe('untouched\n');
+    expect(fs.lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+
+  it('is ready at once: a process exiting right after opening it exits cleanly (no "not ready" trace)', async () => {
+    const file = path.join(tmp(), 'daemon.log');
+    const script = `
+      import { createDaemonLog } from ${JSON.stringify(path.resolve('dist/daemon/logger.js'))};
+      createDaemonLog({ file: ${JSON.stringify(file)}, stderr: false }).logger.info('first line');
+      process.exit(3);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(3);
+    expect(fs.readFileSync(file, 'utf8')).toContain('first line');
   });
 });
