@@ -145,8 +145,16 @@ export function isMoorErrorCode(code: unknown): code is MoorErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERRORS, code);
 }
 
+/**
+ * Marks moor's errors across copies of this module: the daemon's bundle
+ * carries its own copy, so `instanceof` alone cannot tell a bundled daemon's
+ * error from any other in the CLI that loaded it.
+ */
+const MOOR_ERROR = Symbol.for('moor.error');
+
 export class MoorError extends Error {
   override readonly name: string = 'MoorError';
+  readonly [MOOR_ERROR] = true;
   constructor(
     readonly code: MoorErrorCode,
     message: string,
@@ -179,10 +187,13 @@ export class ToolError extends MoorError {
 }
 
 export function isMoorError(e: unknown): e is MoorError {
-  return e instanceof MoorError;
+  return (
+    e instanceof MoorError ||
+    (typeof e === 'object' && e !== null && (e as { [MOOR_ERROR]?: unknown })[MOOR_ERROR] === true)
+  );
 }
 
 /** The CLI exit code for anything a command ends with. */
 export function exitCodeOf(error: unknown): number {
-  return error instanceof MoorError ? error.spec.exit : EXIT_FAILURE;
+  return isMoorError(error) && isMoorErrorCode(error.code) ? ERRORS[error.code].exit : EXIT_FAILURE;
 }

@@ -48,7 +48,12 @@ export class Relay {
   /** Counts connections (and drops): lines and replays of an older one are ignored. */
   #generation = 0;
   /** 'connected' only once replay is done; before that client lines queue. */
-  #state: 'connecting' | 'connected' | 'down' | 'closed' = 'connecting';
+  /**
+   * `refused`: the daemon (or the state dir) refuses this session for good; every request is
+   * answered with `#refusal` until the client closes, so none meets a silent exit.
+   */
+  #state: 'connecting' | 'connected' | 'down' | 'refused' | 'closed' = 'connecting';
+  #refusal = '';
   #incarnation: Incarnation | undefined;
   #everConnected = false;
   /** Lines for the daemon, written at the end of the client chunk being handled. */
@@ -67,13 +72,13 @@ export class Relay {
     });
     this.#router = new DaemonLineRouter(this.#ledger, this.#ownRequests, this.#tools, this.#client);
     this.#supervisor = new DaemonSupervisor(options, {
-      isClosed: () => this.#state === 'closed',
+      isClosed: () => this.#state === 'closed' || this.#state === 'refused',
       // Not awaited: if this daemon drops during the replay, the next connect loop must be free to start.
       connected: (link) => void this.#onConnected(link),
       refused: (message) => {
         this.#failEverything(message);
-        this.#state = 'closed';
-        this.#options.onEnd(1);
+        this.#refusal = message;
+        this.#state = 'refused';
       },
       failAll: (message) => this.#failEverything(message),
       down: (message) => {
@@ -132,6 +137,10 @@ export class Relay {
   }
 
   #onClientRequest(message: Message & { id: Id; method: string }, line: Buffer): void {
+    if (this.#state === 'refused') {
+      this.#client.fail(message.id, this.#refusal);
+      return;
+    }
     const key = keyOf(message.id);
     this.#replay.observeRequest(message, key);
     if (message.method === 'subscriptions/listen') {
@@ -234,9 +243,10 @@ export class Relay {
 
   #end(): void {
     if (this.#state === 'closed') return;
+    const refused = this.#state === 'refused';
     this.#state = 'closed';
     this.#client.flush();
     this.#link?.socket.end();
-    this.#options.onEnd(0);
+    this.#options.onEnd(refused ? 1 : 0);
   }
 }
