@@ -100,7 +100,7 @@ export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** `__`-prefixed arguments are host-level hints (architecture §3), never tool input. */
+/** `__`-prefixed arguments are hints for the host (an in-band session key, say), never tool input. */
 export function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(args)) {

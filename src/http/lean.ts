@@ -1,7 +1,7 @@
 /**
  * The lean path: moor's own answer to the hot methods over HTTP, without a
  * per-request SDK Server, transport or web-stream. The SDK's stateless
- * handler costs ~400-700 µs of CPU per request here (perf-anchors.md §4),
+ * handler costs ~400-700 µs of CPU per request on a 2-core machine (bench/http.mjs),
  * almost all of it in the per-request Web-standard machinery; this path
  * answers the same requests from the Catalog and callTool/readResource and
  * writes the exact bytes the SDK would have written.
