@@ -1,4 +1,4 @@
-// HTTP throughput at concurrency 32 (issue 3's HTTP benchmark), side by side in one run:
+// HTTP throughput at concurrency 32 (the HTTP endpoint's throughput), side by side in one run:
 // - raw: node:http answering a fixed JSON-RPC result (the ceiling),
 // - sdk: a plain SDK createMcpHandler server that builds an McpServer and registers its tool
 //   on every request (what an SDK user writes),

@@ -10,7 +10,7 @@
 # Each run uses a fresh MOOR_STATE_DIR. Fails when a scored scenario fails;
 # not-scored ones (extensions, pending) are reported only. Behind the stdio
 # bridge (supergateway) the HTTP-layer scenarios test the bridge, not moor
-# (research/conformance.md §7.5): for the stdio and proxy targets they are
+# (the bridge answers those itself, before moor sees the request): for the stdio and proxy targets they are
 # reported but not counted; the http target covers them against moor. A failure may be
 # accepted only through scripts/conformance-expected.txt, and only with
 # evidence that it is a bug in the suite (see that file).
