@@ -158,26 +158,18 @@ export class Relay {
   #onClientRequest(message: Message & { id: Id; method: string }, line: Buffer): void {
     const key = keyOf(message.id);
     this.#replay.observeRequest(message, key);
+    if (this.#state === 'down') {
+      // Look again: a daemon another proxy started may serve now. With the budget spent the look
+      // starts nothing, and when nothing answers this request gets the down message at once.
+      this.#state = 'connecting';
+      void this.#supervisor.connect();
+    }
     if (message.method === 'subscriptions/listen') {
-      if (this.#state === 'down') {
-        this.#client.fail(message.id, this.#supervisor.downMessage());
-        return;
-      }
       this.#ledger.openListen(key, message.id, line);
       this.#toDaemon(line, key);
       return;
     }
     this.#ledger.trackRequest(key, message, line);
-    if (this.#state === 'down') {
-      if (this.#supervisor.budgetAllows()) {
-        this.#state = 'connecting';
-        void this.#supervisor.connect();
-      } else {
-        this.#ledger.pending.delete(key);
-        this.#client.fail(message.id, this.#supervisor.downMessage());
-        return;
-      }
-    }
     this.#toDaemon(line, key);
   }
 
