@@ -116,8 +116,9 @@ export const ERRORS = {
 
   // Daemon and socket hop
   CONNECTION_CLOSED: spec(Unavailable, 503, EXIT_FAILURE, true, 'The line-delimited connection is closed; nothing more can be sent on it.'),
-  MESSAGE_TOO_LARGE: spec(InvalidRequest, 413, EXIT_FAILURE, false, 'A line-delimited message exceeded the size limit; the connection is closed.'),
+  MESSAGE_TOO_LARGE: spec(InvalidRequest, 413, EXIT_FAILURE, false, 'A line-delimited message exceeded the size limit; the rest of that line is discarded.'),
   PARSE_ERROR: spec(ParseError, 400, EXIT_FAILURE, false, 'A line-delimited message is not JSON.'),
+  MESSAGE_TOO_DEEP: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'A message nests arrays or objects deeper than moor accepts.'),
   INVALID_MESSAGE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'A line-delimited message is JSON but not a JSON-RPC 2.0 message.'),
   HELLO_INVALID: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The socket’s first line is not a hello this daemon accepts.'),
   DAEMON_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'No daemon answers on the socket and none could be started.'),

@@ -1,7 +1,7 @@
 /**
  * Request intake: everything decided about a request before anything answers
  * it, once and in this order — Host/Origin (403) → bearer token (401) → route
- * (404, 405) → body limit (413) → content type (415) → admission (503,
+ * (404, 405) → body limit (413) → content type (415) → nesting (400) → admission (503,
  * `Retry-After: 1`) → Moor-Session / Moor-Workspace (400). A POST that passes
  * every step becomes one AdmittedRequest, which the exchange serves.
  */
@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
 import { ERRORS, JsonRpcCode, MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, NOT_ADMITTED, type Refusal } from '../host/admission.js';
+import { nestsDeeperThan, TOO_DEEP_MESSAGE } from '../protocol/json-shape.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
 import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
@@ -172,6 +173,12 @@ export class Intake {
       }
     }
     const id = echoableId(parsed);
+    // Nesting this deep would overflow the stack of whatever walks the body next (the SDK re-serialises it).
+    if (parsed !== undefined && nestsDeeperThan(body)) {
+      const { jsonRpc, http } = ERRORS.MESSAGE_TOO_DEEP;
+      sendJson(res, http, entryErrorBody(jsonRpc, TOO_DEEP_MESSAGE, id));
+      return undefined;
+    }
     const method = isPlainObject(parsed) && typeof parsed.method === 'string' ? parsed.method : undefined;
     const listen = method === 'subscriptions/listen';
     const cancellation = method === 'notifications/cancelled' && !('id' in (parsed as object));

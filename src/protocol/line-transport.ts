@@ -4,21 +4,37 @@
  * StdioServerTransport silently drops a malformed line: a client that sent
  * one would wait forever. Here a line that is not JSON is answered with
  * -32700 and a JSON value that is not JSON-RPC with -32600, and the
- * connection stays usable.
+ * connection stays usable. So does one that is too large (the rest of that
+ * line is skipped), too deeply nested, or whose id is not a string or number:
+ * each gets a -32600 answer, never silence.
  */
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
+import {
+  BAD_ID_MESSAGE,
+  ID_SCAN_BYTES,
+  idFromHead,
+  isJsonRpcId,
+  type JsonRpcId,
+  MAX_LINE_BYTES,
+  nestsDeeperThan,
+  TOO_DEEP_MESSAGE,
+  tooLargeMessage,
+} from './json-shape.js';
 
-/** One line may not exceed this; a longer one is a client bug or an attack, and closes the connection. */
-export const MAX_LINE_BYTES = 10 * 1024 * 1024;
+export { MAX_LINE_BYTES } from './json-shape.js';
 
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  #pending: Buffer | undefined;
+  /** The start of the current line, in the chunks it arrived in (joined once, when its newline comes). */
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  /** The current line was too large and is answered already: its bytes are dropped up to its newline. */
+  #skipping = false;
   #closed = false;
 
   constructor(
@@ -52,7 +68,8 @@ export class LineTransport implements Transport {
     this.input.off('end', this.#onEnd);
     this.input.off('close', this.#onEnd);
     this.input.off('error', this.#onError);
-    this.#pending = undefined;
+    this.#pending = [];
+    this.#pendingBytes = 0;
     this.onclose?.();
   }
 
@@ -67,28 +84,58 @@ export class LineTransport implements Transport {
   }
 
   readonly #onData = (chunk: Buffer): void => {
-    let buffer = this.#pending ? Buffer.concat([this.#pending, chunk]) : chunk;
-    let newline = buffer.indexOf(10);
-    while (newline !== -1 && !this.#closed) {
-      const line = buffer.toString('utf8', 0, newline).replace(/\r$/, '');
-      buffer = buffer.subarray(newline + 1);
-      if (line.trim().length > 0) this.#receive(line);
-      newline = buffer.indexOf(10);
+    let start = 0;
+    while (!this.#closed) {
+      const newline = chunk.indexOf(10, start);
+      if (newline === -1) break;
+      if (this.#skipping) this.#skipping = false;
+      else
+        this.#line(
+          this.#pending.length > 0
+            ? this.#joined(chunk.subarray(start, newline))
+            : chunk.subarray(start, newline),
+        );
+      start = newline + 1;
     }
-    if (buffer.length > MAX_LINE_BYTES) {
-      this.onerror?.(
-        new MoorError(
-          'MESSAGE_TOO_LARGE',
-          `a message exceeded ${MAX_LINE_BYTES} bytes; closing the connection`,
-        ),
-      );
-      void this.close();
-      return;
+    if (this.#closed || start >= chunk.length || this.#skipping) return;
+    const rest = chunk.subarray(start);
+    this.#pending.push(rest);
+    this.#pendingBytes += rest.length;
+    if (this.#pendingBytes > MAX_LINE_BYTES) {
+      const head = Buffer.concat(this.#pending, Math.min(ID_SCAN_BYTES, this.#pendingBytes));
+      this.#pending = [];
+      this.#pendingBytes = 0;
+      this.#skipping = true;
+      this.#tooLarge(head);
     }
-    this.#pending = buffer.length > 0 ? buffer : undefined;
   };
 
-  #receive(line: string): void {
+  /** The pending start of a line and its end, in one buffer. */
+  #joined(end: Buffer): Buffer {
+    const line = Buffer.concat([...this.#pending, end]);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    return line;
+  }
+
+  #line(bytes: Buffer): void {
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+    const line = bytes.subarray(0, end);
+    if (line.length > MAX_LINE_BYTES) {
+      this.#tooLarge(line);
+      return;
+    }
+    const text = line.toString('utf8');
+    if (text.trim().length > 0) this.#receive(text, line);
+  }
+
+  #tooLarge(head: Buffer): void {
+    const message = tooLargeMessage(MAX_LINE_BYTES);
+    this.onerror?.(new MoorError('MESSAGE_TOO_LARGE', message));
+    this.#reject(idFromHead(head), new MoorError('MESSAGE_TOO_LARGE', message));
+  }
+
+  #receive(line: string, bytes: Buffer): void {
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -96,19 +143,30 @@ export class LineTransport implements Transport {
       this.#reject(null, new MoorError('PARSE_ERROR', `Parse error: ${(error as Error).message}`));
       return;
     }
+    const id = (value as { id?: unknown } | null)?.id;
+    if (nestsDeeperThan(bytes)) {
+      this.#reject(isJsonRpcId(id) ? id : null, new MoorError('MESSAGE_TOO_DEEP', TOO_DEEP_MESSAGE));
+      return;
+    }
+    // An id that is an array or object is unusable (and would be walked by code that keys on it).
+    if (id !== undefined && id !== null && !isJsonRpcId(id)) {
+      this.#reject(null, new MoorError('INVALID_MESSAGE', BAD_ID_MESSAGE));
+      return;
+    }
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(value);
     } catch {
-      const id = (value as { id?: unknown } | null)?.id;
-      const echoed = typeof id === 'string' || typeof id === 'number' ? id : null;
-      this.#reject(echoed, new MoorError('INVALID_MESSAGE', 'Invalid Request: not a JSON-RPC 2.0 message'));
+      this.#reject(
+        isJsonRpcId(id) ? id : null,
+        new MoorError('INVALID_MESSAGE', 'Invalid Request: not a JSON-RPC 2.0 message'),
+      );
       return;
     }
     this.onmessage?.(message);
   }
 
-  #reject(id: string | number | null, refusal: MoorError): void {
+  #reject(id: JsonRpcId | null, refusal: MoorError): void {
     this.#write(`${JSON.stringify({ jsonrpc: '2.0', id, error: refusal.toJsonRpc() })}\n`).catch(
       (error: Error) => this.onerror?.(error),
     );

@@ -7,8 +7,17 @@
  * what is owed, and the router sorts the daemon's lines. No request is ever
  * left unanswered. Node built-ins, src/protocol and src/errors.ts only.
  */
+
+import { MoorError } from '../errors.js';
 import type { DaemonLink } from '../protocol/daemon-link.js';
 import type { Incarnation, SessionHello } from '../protocol/hello.js';
+import {
+  BAD_ID_MESSAGE,
+  idFromHead,
+  isJsonRpcId,
+  MAX_LINE_BYTES,
+  tooLargeMessage,
+} from '../protocol/json-shape.js';
 import { LineSplitter } from '../protocol/lines.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { RequestLedger } from './ledger.js';
@@ -17,7 +26,7 @@ import { SessionReplay } from './replay.js';
 import { DaemonLineRouter } from './routing.js';
 import { DaemonSupervisor } from './supervisor.js';
 import { ToolKnowledge } from './tools.js';
-import { ClientOutput, type Id, keyOf, type Message, NL } from './wire.js';
+import { ClientOutput, type Id, invalidRequestAnswer, keyOf, type Message, NL } from './wire.js';
 
 export interface RelayOptions {
   readonly paths: StatePaths;
@@ -36,7 +45,7 @@ export interface RelayOptions {
 
 export class Relay {
   readonly #options: RelayOptions;
-  readonly #fromClient = new LineSplitter();
+  readonly #fromClient = new LineSplitter(MAX_LINE_BYTES);
   readonly #client: ClientOutput;
   readonly #ledger = new RequestLedger();
   readonly #tools = new ToolKnowledge();
@@ -92,7 +101,11 @@ export class Relay {
   start(): void {
     const { input } = this.#options;
     input.on('data', (chunk: Buffer) => {
-      this.#fromClient.push(chunk, (line) => this.#onClientLine(line));
+      this.#fromClient.push(
+        chunk,
+        (line) => this.#onClientLine(line),
+        (head) => this.#onOversizedLine(head),
+      );
       this.#flushDaemon();
       this.#client.flush();
     });
@@ -121,19 +134,30 @@ export class Relay {
       return;
     }
     const { method, id } = message;
+    if (id !== undefined && id !== null && !isJsonRpcId(id)) {
+      // An array or object id names nothing the client could match; keying on it could only do harm.
+      this.#client.send(invalidRequestAnswer(null, new MoorError('INVALID_MESSAGE', BAD_ID_MESSAGE)));
+      return;
+    }
     if (method !== undefined && id !== undefined && id !== null) {
       this.#onClientRequest(message as Message & { id: Id; method: string }, line);
       return;
     }
     if (method === 'notifications/initialized') this.#replay.observeInitialized(line);
     if (method === 'notifications/cancelled') {
-      const requestId = message.params?.requestId as Id | undefined;
+      const requestId = message.params?.requestId;
       // A request that never reached a daemon has nothing to cancel there.
-      if (requestId !== undefined && this.#ledger.cancel(requestId)) return;
+      if (isJsonRpcId(requestId) && this.#ledger.cancel(requestId)) return;
     }
     // Responses to the daemon's own requests (sampling, elicitation, ping) only make sense on the same connection.
     if (method === undefined && this.#state !== 'connected') return;
     this.#toDaemon(line);
+  }
+
+  /** A line over MAX_LINE_BYTES: answered here (its id read from its head), never forwarded. */
+  #onOversizedLine(head: Buffer): void {
+    const refusal = new MoorError('MESSAGE_TOO_LARGE', tooLargeMessage(MAX_LINE_BYTES));
+    this.#client.send(invalidRequestAnswer(idFromHead(head), refusal));
   }
 
   #onClientRequest(message: Message & { id: Id; method: string }, line: Buffer): void {
@@ -143,26 +167,18 @@ export class Relay {
     }
     const key = keyOf(message.id);
     this.#replay.observeRequest(message, key);
+    if (this.#state === 'down') {
+      // Look again: a daemon another proxy started may serve now. With the budget spent the look
+      // starts nothing, and when nothing answers this request gets the down message at once.
+      this.#state = 'connecting';
+      void this.#supervisor.connect();
+    }
     if (message.method === 'subscriptions/listen') {
-      if (this.#state === 'down') {
-        this.#client.fail(message.id, this.#supervisor.downMessage());
-        return;
-      }
       this.#ledger.openListen(key, message.id, line);
       this.#toDaemon(line, key);
       return;
     }
     this.#ledger.trackRequest(key, message, line);
-    if (this.#state === 'down') {
-      if (this.#supervisor.budgetAllows()) {
-        this.#state = 'connecting';
-        void this.#supervisor.connect();
-      } else {
-        this.#ledger.pending.delete(key);
-        this.#client.fail(message.id, this.#supervisor.downMessage());
-        return;
-      }
-    }
     this.#toDaemon(line, key);
   }
 

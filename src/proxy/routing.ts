@@ -6,6 +6,7 @@
  * is kept for the next daemon.
  */
 import { JsonRpcCode } from '../errors.js';
+import { isJsonRpcId } from '../protocol/json-shape.js';
 import { FOR_NEXT_DAEMON, type RequestLedger } from './ledger.js';
 import type { OwnRequests } from './own-requests.js';
 import { isReplayable } from './replay.js';
@@ -49,7 +50,7 @@ export class DaemonLineRouter {
       this.#client.send(line);
       return;
     }
-    if (message.id === undefined || message.id === null) {
+    if (!isJsonRpcId(message.id)) {
       this.#client.send(line);
       return;
     }
@@ -92,8 +93,8 @@ export class DaemonLineRouter {
    */
   #isReplayedAck(message: Message): boolean {
     const meta = message.params?._meta as Record<string, unknown> | undefined;
-    const subscriptionId = meta?.[SUBSCRIPTION_ID_KEY] as Id | undefined;
-    const listen = subscriptionId === undefined ? undefined : this.#ledger.listens.get(keyOf(subscriptionId));
+    const subscriptionId = meta?.[SUBSCRIPTION_ID_KEY];
+    const listen = !isJsonRpcId(subscriptionId) ? undefined : this.#ledger.listens.get(keyOf(subscriptionId));
     if (!listen) return false;
     listen.tools =
       (message.params?.notifications as { toolsListChanged?: boolean } | undefined)?.toolsListChanged ===

@@ -1,6 +1,6 @@
 /**
  * Keeping a daemon there: connect with backoff, start the daemon when none
- * answers (at most RESTART_BUDGET starts per RESTART_WINDOW_MS), give a
+ * answers (at most RESTART_BUDGET failed starts per RESTART_WINDOW_MS), give a
  * started daemon START_WAIT_MS to answer, and wait once, longer, for a live
  * daemon that holds the lock while it drains. What happens to the client's
  * requests is the host's business; the supervisor only tells it.
@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../errors.js';
-import { connectDaemon, type DaemonLink, spawnDaemon } from '../protocol/daemon-link.js';
+import { connectDaemon, type DaemonLink, type LinkOutcome, spawnDaemon } from '../protocol/daemon-link.js';
 import type { SessionHello } from '../protocol/hello.js';
 import { isAliveProcess, liveLockOwner } from '../protocol/process-liveness.js';
 import { readStartRefusal } from '../protocol/start-refusal.js';
@@ -32,6 +32,33 @@ export interface SupervisorOptions {
   readonly spawn?: (() => number | undefined) | undefined;
   /** How long one started daemon has to answer (default START_WAIT_MS). */
   readonly startWaitMs?: number | undefined;
+  /** Connects and says hello (default: connectDaemon on the state dir's socket). */
+  readonly connect?: ((socketPath: string, hello: SessionHello) => Promise<LinkOutcome>) | undefined;
+}
+
+/**
+ * The starts this proxy made that no daemon has answered since. A start is a
+ * failure only until some daemon answers (the one it started, or one another
+ * proxy started that won the lock): then the count starts over. Many proxies
+ * sharing a daemon that is killed over and over each start one every time;
+ * none of those starts failed.
+ */
+export class RestartBudget {
+  #starts: number[] = [];
+
+  recordStart(now: number): void {
+    this.#starts.push(now);
+  }
+
+  /** A daemon answered: every start so far did its job. */
+  answered(): void {
+    this.#starts = [];
+  }
+
+  allows(now: number): boolean {
+    this.#starts = this.#starts.filter((t) => now - t < RESTART_WINDOW_MS);
+    return this.#starts.length < RESTART_BUDGET;
+  }
 }
 
 /** What the supervisor tells the relay it works for. */
@@ -76,8 +103,7 @@ export class DaemonSupervisor {
   readonly #options: SupervisorOptions;
   readonly #host: SupervisorHost;
   readonly #startWaitMs: number;
-  /** When each daemon start in the window happened. */
-  #starts: number[] = [];
+  readonly #budget = new RestartBudget();
   /** The pid of the daemon this relay last started. */
   #spawned: number | undefined;
   #connecting: Promise<void> | undefined;
@@ -97,8 +123,7 @@ export class DaemonSupervisor {
   }
 
   budgetAllows(now = Date.now()): boolean {
-    this.#starts = this.#starts.filter((t) => now - t < RESTART_WINDOW_MS);
-    return this.#starts.length < RESTART_BUDGET;
+    return this.#budget.allows(now);
   }
 
   downMessage(): string {
@@ -107,7 +132,7 @@ export class DaemonSupervisor {
 
   /** Starts a daemon; returns why it cannot be started when the state dir itself is the problem. */
   #spawn(): string | undefined {
-    this.#starts.push(Date.now());
+    this.#budget.recordStart(Date.now());
     const { spawn, paths } = this.#options;
     try {
       this.#spawned = spawn ? spawn() : spawnDaemon(paths);
@@ -138,12 +163,13 @@ export class DaemonSupervisor {
     let waitLimit = startWaitMs;
     for (;;) {
       if (this.#host.isClosed()) return;
-      const outcome = await connectDaemon(paths.socket, hello);
+      const outcome = await (this.#options.connect ?? connectDaemon)(paths.socket, hello);
       if (this.#host.isClosed()) {
         if (outcome.kind === 'connected') outcome.link.socket.destroy();
         return;
       }
       if (outcome.kind === 'connected') {
+        this.#budget.answered();
         this.#host.connected(outcome.link);
         return;
       }

@@ -2,7 +2,7 @@
  * JSON-RPC lines as the proxy sees them: only ids, methods and a few members
  * are read; everything else crosses byte for byte.
  */
-import { JsonRpcCode } from '../errors.js';
+import { JsonRpcCode, type MoorError } from '../errors.js';
 
 export type Id = string | number;
 
@@ -21,6 +21,11 @@ export const SUBSCRIPTION_ID_KEY = 'io.modelcontextprotocol/subscriptionId';
 /** One map key for an id: the number 1 and the string "1" are different requests. */
 export function keyOf(id: Id): string {
   return typeof id === 'number' ? `n${id}` : `s${id}`;
+}
+
+/** The line answering a frame the proxy refuses itself (too large, an unusable id): -32600. */
+export function invalidRequestAnswer(id: Id | null, refusal: MoorError): Buffer {
+  return Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, error: refusal.toJsonRpc() }));
 }
 
 /** The line answering request `id` with the daemon-unavailable error. */

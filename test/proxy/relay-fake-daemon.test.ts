@@ -117,3 +117,34 @@ describe('Relay against a scripted daemon', () => {
     expect(relay.connected).toBe(true);
   });
 });
+
+describe('Relay with the restart budget spent', () => {
+  it('serves the next request from a daemon another proxy started, instead of refusing it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-relay-down-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const paths = statePaths(dir);
+    let spawns = 0;
+    const { relay, input, lines, warnings } = createTestRelay({
+      paths,
+      workspace: dir,
+      sessionKey: 'moor-test-down-key',
+      spawn: () => {
+        spawns += 1;
+        return undefined;
+      },
+      startWaitMs: 1,
+    });
+    relay.start();
+    input.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+    while (!warnings.some((w) => /could not be started/.test(w))) await new Promise((r) => setTimeout(r, 5));
+    expect(lines.find((l) => l.id === 1)?.error?.code).toBe(-32051);
+    // Another proxy's daemon comes up: the budget is still spent, but it serves.
+    const daemon = await fakeDaemon(paths.socket, '0.1.0');
+    cleanups.push(() => void daemon.close());
+    input.write('{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n');
+    while (!lines.some((l) => l.id === 2)) await new Promise((r) => setTimeout(r, 5));
+    expect(lines.find((l) => l.id === 2)).toEqual({ result: { tools: [] }, jsonrpc: '2.0', id: 2 });
+    expect(spawns).toBe(5);
+    input.end();
+  });
+});
