@@ -11,10 +11,15 @@ import { DAEMON_RUN_DEFAULTS, parseHostPort } from './daemon-flags.js';
 function httpOption(flags: DaemonRunFlags): DaemonRunOptions['http'] {
   if (flags.http === undefined || flags.http === false) return undefined;
   const { host, port } = parseHostPort(flags.http === true ? DEFAULT_HTTP_ADDRESS : flags.http);
-  if (flags.tokenFile === undefined) return { host, port };
+  const limits = {
+    maxConnections: flags.maxConnections ?? DAEMON_RUN_DEFAULTS.maxConnections,
+    headersTimeoutMs: flags.headersTimeoutMs ?? DAEMON_RUN_DEFAULTS.headersTimeoutMs,
+    requestTimeoutMs: flags.requestTimeoutMs ?? DAEMON_RUN_DEFAULTS.requestTimeoutMs,
+  };
+  if (flags.tokenFile === undefined) return { host, port, ...limits };
   const token = fs.readFileSync(flags.tokenFile, 'utf8').trim();
   if (token.length === 0) throw new MoorError('TOKEN_INVALID', `the token file ${flags.tokenFile} is empty`);
-  return { host, port, token };
+  return { host, port, ...limits, token };
 }
 
 /** Throws when the HTTP address is malformed or the token file unusable. */

@@ -50,7 +50,15 @@ export interface DaemonRunOptions {
   readonly stderrLog: boolean;
   /** Serve Streamable HTTP too (`--http [HOST:]PORT`). */
   readonly http?:
-    | { readonly host: string; readonly port: number; readonly token?: string | undefined }
+    | {
+        readonly host: string;
+        readonly port: number;
+        readonly token?: string | undefined;
+        /** HTTP connections held at once (`--max-connections`), and the slow-client timeouts. */
+        readonly maxConnections?: number | undefined;
+        readonly headersTimeoutMs?: number | undefined;
+        readonly requestTimeoutMs?: number | undefined;
+      }
     | undefined;
   /**
    * Directories an HTTP request's Moor-Workspace may name (it must be inside one).
@@ -261,6 +269,9 @@ export async function runDaemon(
         host: options.http.host,
         port: options.http.port,
         ...(options.http.token !== undefined ? { token: options.http.token } : {}),
+        maxConnections: options.http.maxConnections,
+        headersTimeoutMs: options.http.headersTimeoutMs,
+        requestTimeoutMs: options.http.requestTimeoutMs,
         catalog,
         identity: IDENTITY,
         incarnation,

@@ -15,6 +15,11 @@ import { DEFAULT_GRACE_MS } from '../../src/daemon/daemon.js';
 import { MoorError } from '../../src/errors.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../../src/host/admission.js';
 import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../../src/http/limits.js';
+import {
   DAEMON_RUN_FLAGS,
   type DaemonRunFlags,
   DEFAULT_HTTP_ADDRESS,
@@ -63,6 +68,9 @@ describe('daemonRunArgs', () => {
       roomKeepaliveMs: 1,
       logLevel: 'info',
       http: true,
+      maxConnections: 1,
+      headersTimeoutMs: 1,
+      requestTimeoutMs: 1,
       tokenFile: 't',
       allowRoot: ['r'],
       pack: ['p'],
@@ -141,6 +149,9 @@ describe('defaults', () => {
       roomKeepaliveMs: DEFAULT_ROOM_KEEPALIVE_MS,
       logLevel: 'info',
       http: DEFAULT_HTTP_ADDRESS,
+      maxConnections: DEFAULT_MAX_CONNECTIONS,
+      headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
       taskRetentionMs: DEFAULT_RETENTION_MS,
     });
     const retention = DAEMON_RUN_FLAGS.find((f) => f.name === 'task-retention-ms');
