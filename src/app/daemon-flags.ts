@@ -99,7 +99,8 @@ export function parseDaemonRunArgv(argv: readonly string[]): DaemonRunFlags {
   const flags: Record<string, unknown> = {};
   for (const spec of DAEMON_FLAG_SPECS) {
     const value = values[spec.name];
-    flags[spec.key] = typeof value === 'string' ? readFlagValue(spec, value) : value;
+    if (spec.negated) flags[spec.key] = value === true ? false : undefined;
+    else flags[spec.key] = typeof value === 'string' ? readFlagValue(spec, value) : value;
   }
   return flags as DaemonRunFlags;
 }

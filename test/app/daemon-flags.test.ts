@@ -72,6 +72,7 @@ describe('daemonRunArgs', () => {
       headersTimeoutMs: 1,
       requestTimeoutMs: 1,
       tokenFile: 't',
+      token: false,
       allowRoot: ['r'],
       pack: ['p'],
       taskRetentionMs: 1,
@@ -96,6 +97,13 @@ describe('daemonRunArgs', () => {
       '/b',
     ]);
     expect(parseDaemonRunArgv(argv).http).toBe(DEFAULT_HTTP_ADDRESS);
+  });
+
+  it('passes --no-token when the token is turned off, and reads it back so', () => {
+    expect(daemonRunArgs({ token: false })).toEqual(['--no-token']);
+    expect(daemonRunArgs({ token: true })).toEqual([]);
+    expect(parseDaemonRunArgv(['--no-token']).token).toBe(false);
+    expect(parseDaemonRunArgv([]).token).toBeUndefined();
   });
 
   it('leaves out flags not given, switches that are off and empty single values', () => {

@@ -295,7 +295,12 @@ describe('with HTTP', () => {
     await new Promise((r) => setTimeout(r, 200));
     const refused = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        // The daemon requires the bearer token it keeps in its state dir.
+        authorization: `Bearer ${fs.readFileSync(`${state.dir}/http.token`, 'utf8').trim()}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(refused.status).toBe(503);

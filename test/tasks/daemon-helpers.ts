@@ -60,7 +60,19 @@ export async function startDaemon(stateDir: string, extra: string[] = [], port?:
     if (Date.now() > deadline) throw new Error('daemon did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `http://127.0.0.1:${at}/mcp`, child };
+  const url = `http://127.0.0.1:${at}/mcp`;
+  // The daemon requires the bearer token it keeps in its state dir.
+  tokens.set(url, fs.readFileSync(path.join(stateDir, 'http.token'), 'utf8').trim());
+  return { url, child };
+}
+
+/** Each started daemon's URL → its bearer token. */
+const tokens = new Map<string, string>();
+
+/** The headers a request to the daemon at `url` needs besides its own: the bearer token. */
+export function authHeaders(url: string): Record<string, string> {
+  const token = tokens.get(url);
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
 
 export function track(child: ChildProcess): void {
@@ -141,6 +153,7 @@ export async function rpc(
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...authHeaders(url),
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(name !== undefined ? { 'mcp-name': name } : {}),
