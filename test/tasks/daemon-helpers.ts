@@ -50,9 +50,14 @@ export async function startDaemon(stateDir: string, extra: string[] = [], port?:
   );
   track(child);
   const deadline = Date.now() + 10_000;
+  const tokenFile = path.join(stateDir, 'http.token');
   for (;;) {
     try {
-      const r = await fetch(`http://127.0.0.1:${at}/healthz`);
+      // The daemon requires the bearer token it keeps in its state dir (written before it listens).
+      const token = fs.readFileSync(tokenFile, 'utf8').trim();
+      const r = await fetch(`http://127.0.0.1:${at}/healthz`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (r.ok) break;
     } catch {
       // not up yet
@@ -61,8 +66,7 @@ export async function startDaemon(stateDir: string, extra: string[] = [], port?:
     await new Promise((r) => setTimeout(r, 50));
   }
   const url = `http://127.0.0.1:${at}/mcp`;
-  // The daemon requires the bearer token it keeps in its state dir.
-  tokens.set(url, fs.readFileSync(path.join(stateDir, 'http.token'), 'utf8').trim());
+  tokens.set(url, fs.readFileSync(tokenFile, 'utf8').trim());
   return { url, child };
 }
 
