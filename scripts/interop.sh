@@ -16,8 +16,9 @@ PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()
 cleanup() { MOOR_STATE_DIR="$STATE" node dist/cli/main.js daemon stop >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
-# One daemon serves both the proxy and HTTP targets.
-MOOR_STATE_DIR="$STATE" node dist/cli/main.js daemon start --workspace "$ROOT" --http "127.0.0.1:$PORT" >/dev/null
+# One daemon serves both the proxy and HTTP targets; --no-token because inspector.sh cannot send an
+# Authorization header.
+MOOR_STATE_DIR="$STATE" node dist/cli/main.js daemon start --workspace "$ROOT" --http "127.0.0.1:$PORT" --no-token >/dev/null
 
 declare -A TARGETS=(
   [direct]="-- node $ROOT/dist/cli/main.js stdio --direct --workspace $ROOT"

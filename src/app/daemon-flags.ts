@@ -10,6 +10,11 @@ import { DEFAULT_GRACE_MS, DEFAULT_LOG_LEVEL } from '../daemon/defaults.js';
 import { MoorError } from '../errors.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../host/admission.js';
 import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../http/limits.js';
+import {
   DAEMON_RUN_FLAGS,
   type DaemonFlagSpec,
   type DaemonRunDefaults,
@@ -25,6 +30,9 @@ export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   roomKeepaliveMs: DEFAULT_ROOM_KEEPALIVE_MS,
   logLevel: DEFAULT_LOG_LEVEL,
   http: DEFAULT_HTTP_ADDRESS,
+  maxConnections: DEFAULT_MAX_CONNECTIONS,
+  headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
   taskRetentionMs: DEFAULT_RETENTION_MS,
 };
 
@@ -91,7 +99,8 @@ export function parseDaemonRunArgv(argv: readonly string[]): DaemonRunFlags {
   const flags: Record<string, unknown> = {};
   for (const spec of DAEMON_FLAG_SPECS) {
     const value = values[spec.name];
-    flags[spec.key] = typeof value === 'string' ? readFlagValue(spec, value) : value;
+    if (spec.negated) flags[spec.key] = value === true ? false : undefined;
+    else flags[spec.key] = typeof value === 'string' ? readFlagValue(spec, value) : value;
   }
   return flags as DaemonRunFlags;
 }

@@ -1,20 +1,30 @@
 /**
  * From parsed `moor daemon run` flags to what `runDaemon` takes: defaults
- * filled in, the HTTP address split, the bearer token read from its file.
+ * filled in, the HTTP address split, the bearer token read from its file
+ * (checked: owner-only and long enough).
  */
-import fs from 'node:fs';
 import { MoorError } from '../errors.js';
 import { type DaemonRunFlags, DEFAULT_HTTP_ADDRESS } from '../protocol/daemon-flags.js';
 import type { DaemonRunOptions } from './daemon.js';
 import { DAEMON_RUN_DEFAULTS, parseHostPort } from './daemon-flags.js';
+import { readTokenFile } from './http-token.js';
 
 function httpOption(flags: DaemonRunFlags): DaemonRunOptions['http'] {
   if (flags.http === undefined || flags.http === false) return undefined;
   const { host, port } = parseHostPort(flags.http === true ? DEFAULT_HTTP_ADDRESS : flags.http);
-  if (flags.tokenFile === undefined) return { host, port };
-  const token = fs.readFileSync(flags.tokenFile, 'utf8').trim();
-  if (token.length === 0) throw new MoorError('TOKEN_INVALID', `the token file ${flags.tokenFile} is empty`);
-  return { host, port, token };
+  const limits = {
+    maxConnections: flags.maxConnections ?? DAEMON_RUN_DEFAULTS.maxConnections,
+    headersTimeoutMs: flags.headersTimeoutMs ?? DAEMON_RUN_DEFAULTS.headersTimeoutMs,
+    requestTimeoutMs: flags.requestTimeoutMs ?? DAEMON_RUN_DEFAULTS.requestTimeoutMs,
+  };
+  if (flags.token === false) {
+    if (flags.tokenFile !== undefined)
+      throw new MoorError('USAGE', '--no-token and --token-file contradict each other');
+    return { host, port, ...limits, noToken: true };
+  }
+  // Without --token-file the daemon uses its state dir's token (runDaemon reads or creates it).
+  if (flags.tokenFile === undefined) return { host, port, ...limits };
+  return { host, port, ...limits, token: readTokenFile(flags.tokenFile) };
 }
 
 /** Throws when the HTTP address is malformed or the token file unusable. */

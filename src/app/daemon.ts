@@ -35,9 +35,11 @@ import { openTaskStore } from '../store/open-store.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
+import { stateDirToken } from './http-token.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { resolveWorkspace, type StoreOptions } from './options.js';
 import { namedPacks } from './packs.js';
+import { refuseSystemFolder } from './system-folders.js';
 
 export interface DaemonRunOptions extends StoreOptions {
   /** Default workspace for a hello that names none. */
@@ -51,7 +53,18 @@ export interface DaemonRunOptions extends StoreOptions {
   readonly stderrLog: boolean;
   /** Serve Streamable HTTP too (`--http [HOST:]PORT`). */
   readonly http?:
-    | { readonly host: string; readonly port: number; readonly token?: string | undefined }
+    | {
+        readonly host: string;
+        readonly port: number;
+        /** From --token-file; when absent, the state dir's http.token unless `noToken`. */
+        readonly token?: string | undefined;
+        /** `--no-token`: loopback HTTP open to every local user. */
+        readonly noToken?: boolean | undefined;
+        /** HTTP connections held at once (`--max-connections`), and the slow-client timeouts. */
+        readonly maxConnections?: number | undefined;
+        readonly headersTimeoutMs?: number | undefined;
+        readonly requestTimeoutMs?: number | undefined;
+      }
     | undefined;
   /**
    * Directories an HTTP request's Moor-Workspace may name (it must be inside one).
@@ -102,6 +115,10 @@ export interface DaemonProcess {
   closeLog(): void;
   /** Where clients reach this daemon: for the foreground banner. */
   readonly httpUrl: string | null;
+  /** The file holding the HTTP bearer token, when the token is the state dir's. */
+  readonly httpTokenFile: string | null;
+  /** The bearer token HTTP clients must send; null without HTTP or with --no-token. */
+  readonly httpToken: string | null;
   readonly workspace: string;
 }
 
@@ -199,14 +216,14 @@ async function composeDaemon(
   const roomKeyOf = (hello: SessionHello): RoomKey => {
     if (hello.workspace === undefined)
       return { root: defaults.root, decisions: hello.decisions ?? defaults.decisionsDir };
+    let root: string;
     try {
-      return {
-        root: resolveWorkspaceRoot({ workspace: hello.workspace, env: {}, cwd: '/' }),
-        decisions: hello.decisions,
-      };
+      root = resolveWorkspaceRoot({ workspace: hello.workspace, env: {}, cwd: '/' });
     } catch (error) {
       throw new MoorError('WORKSPACE_INVALID', (error as Error).message);
     }
+    refuseSystemFolder(root);
+    return { root, decisions: hello.decisions };
   };
 
   const bindingFor = (lease: RoomLease<RoomContents>, sessionKey: string | undefined): Binding => {
@@ -251,6 +268,7 @@ async function composeDaemon(
     } catch (error) {
       throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace: ${(error as Error).message}`);
     }
+    refuseSystemFolder(root);
     if (allowedRoots) {
       if (!allowedRoots.some((r) => root === r || root.startsWith(`${r}${path.sep}`))) {
         throw new MoorError(
@@ -267,6 +285,8 @@ async function composeDaemon(
   };
 
   let http: HttpEndpoint | undefined;
+  let httpTokenFile: string | null = null;
+  let httpToken: string | null = null;
 
   const config: DaemonConfig = {
     paths,
@@ -297,10 +317,22 @@ async function composeDaemon(
       if (!options.http) return;
       // Loaded only when asked for: a socket-only daemon (what proxies start) starts faster without it.
       const { startHttpEndpoint } = await import('../http/endpoint.js');
+      let token = options.http.token;
+      if (token === undefined && !options.http.noToken) {
+        const stateToken = stateDirToken(paths.dir);
+        token = stateToken.token;
+        httpTokenFile = stateToken.file;
+      }
+      httpToken = token ?? null;
+      if (token === undefined)
+        logger.warn('HTTP without a bearer token (--no-token): every local user can call the tools');
       http = await startHttpEndpoint({
         host: options.http.host,
         port: options.http.port,
-        ...(options.http.token !== undefined ? { token: options.http.token } : {}),
+        ...(token !== undefined ? { token } : {}),
+        maxConnections: options.http.maxConnections,
+        headersTimeoutMs: options.http.headersTimeoutMs,
+        requestTimeoutMs: options.http.requestTimeoutMs,
         catalog,
         identity: IDENTITY,
         incarnation,
@@ -339,6 +371,8 @@ async function composeDaemon(
     logger,
     closeLog: () => log.close(),
     httpUrl: config.describe().httpUrl,
+    httpTokenFile,
+    httpToken,
     workspace: defaults.root,
   };
 }

@@ -29,7 +29,12 @@ function option(spec: DaemonFlagSpec): Option {
 
 /** The flags `run` takes (`start` and `restart` take all but the run-only ones). */
 export function addDaemonRunOptions(command: Command, which: 'run' | 'start'): Command {
-  for (const spec of DAEMON_FLAG_SPECS) if (which === 'run' || !spec.runOnly) command.addOption(option(spec));
+  for (const spec of DAEMON_FLAG_SPECS) {
+    if (which !== 'run' && spec.runOnly) continue;
+    command.addOption(option(spec));
+    // Commander defaults a lone `--no-x` to true; the table's flags are undefined when not given.
+    if (spec.negated) command.setOptionValueWithSource(spec.key, undefined, 'default');
+  }
   return command;
 }
 

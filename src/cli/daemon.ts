@@ -44,7 +44,15 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   const { daemon } = running;
   if (flags.detached !== true) {
     const bin = fileURLToPath(new URL('./main.js', import.meta.url));
-    process.stderr.write(connectHelp({ httpUrl: running.httpUrl, workspace: running.workspace, bin }));
+    process.stderr.write(
+      connectHelp({
+        httpUrl: running.httpUrl,
+        httpToken: running.httpToken,
+        httpTokenFile: running.httpTokenFile,
+        workspace: running.workspace,
+        bin,
+      }),
+    );
   }
   wireDaemonSignals(daemon, running.logger);
   await daemon.stopped;

@@ -29,6 +29,13 @@ import { isLoopbackHost, isWildcardHost } from './guards.js';
 import { Intake, MAX_BODY, MCP_PATH } from './intake.js';
 import { LeanPath } from './lean.js';
 import { createLegacyLeg, ResponseRoutes, withLegacyLeg } from './legacy-leg.js';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  effectiveMaxConnections,
+  KEEP_ALIVE_TIMEOUT_MS,
+} from './limits.js';
 import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
 import { type HttpLog, sendJson } from './wire.js';
 
@@ -49,6 +56,14 @@ export interface HttpEndpointOptions extends Binder {
   readonly lean?: boolean;
   /** SSE keep-alive comment interval (default 15 000 ms, the SDK's); 0 disables. */
   readonly keepAliveMs?: number;
+  /**
+   * HTTP connections held at once (default 512, lowered to half the soft
+   * open-files limit); a connection beyond it is closed as soon as it is accepted.
+   */
+  readonly maxConnections?: number | undefined;
+  /** How long a client may take to send its headers (default 10 s) and its whole request (30 s). */
+  readonly headersTimeoutMs?: number | undefined;
+  readonly requestTimeoutMs?: number | undefined;
   /**
    * Where list-changed and resource-updated events come from for
    * `subscriptions/listen` streams (publish `{ kind: 'tools_list_changed' }`,
@@ -162,7 +177,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     },
   });
 
-  const server = http.createServer(intake.receive);
+  const server = createServer(options, intake.receive, log);
   await listen(server, host, options.port);
   // Primed after start, off the start-up path: the SDK's first requests are slow while cold.
   const leanReady =
@@ -197,6 +212,38 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       return closed;
     },
   };
+}
+
+/** The node:http server, with the connection cap and the slow-client timeouts. */
+function createServer(
+  options: HttpEndpointOptions,
+  receive: http.RequestListener,
+  log: HttpLog,
+): http.Server {
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  // node:http refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+  const server = http.createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // How often node:http looks for requests past their timeouts: often enough to honour short ones.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 2))),
+    },
+    receive,
+  );
+  server.maxConnections = effectiveMaxConnections(options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  log('info', `http: at most ${server.maxConnections} connections at once`);
+  // node:http closes a connection over the cap at once; say so, at most once a second.
+  let lastDropLog = 0;
+  server.on('drop', () => {
+    const now = Date.now();
+    if (now - lastDropLog < 1_000) return;
+    lastDropLog = now;
+    log('warn', `http: refused a connection: ${server.maxConnections} are open`);
+  });
+  return server;
 }
 
 function listen(server: http.Server, host: string, port: number): Promise<void> {

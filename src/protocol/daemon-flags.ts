@@ -40,6 +40,11 @@ export interface DaemonFlagSpec {
   readonly defaulted?: boolean;
   /** A remark after the default in the help (`env MOOR_LOG_LEVEL`). */
   readonly defaultNote?: string;
+  /**
+   * A `no-` switch (`--no-token`): its key names what it turns off and is
+   * false when given, as commander has it.
+   */
+  readonly negated?: boolean;
   /** Accepted by `run` only: `start` and `restart` always pass it themselves. */
   readonly runOnly?: boolean;
   readonly help: string;
@@ -107,11 +112,46 @@ export const DAEMON_RUN_FLAGS = [
     help: 'also serve Streamable HTTP at /mcp',
   },
   {
+    key: 'maxConnections',
+    name: 'max-connections',
+    kind: 'whole',
+    min: 1,
+    value: '<n>',
+    defaulted: true,
+    defaultNote: 'lowered to half the open-files limit',
+    help: 'HTTP connections held at once; more are refused',
+  },
+  {
+    key: 'headersTimeoutMs',
+    name: 'headers-timeout-ms',
+    kind: 'whole',
+    min: 1,
+    value: '<ms>',
+    defaulted: true,
+    help: 'how long an HTTP client may take to send its headers',
+  },
+  {
+    key: 'requestTimeoutMs',
+    name: 'request-timeout-ms',
+    kind: 'whole',
+    min: 1,
+    value: '<ms>',
+    defaulted: true,
+    help: 'how long an HTTP client may take to send a whole request',
+  },
+  {
     key: 'tokenFile',
     name: 'token-file',
     kind: 'path',
     value: '<file>',
-    help: 'bearer token clients must send (required beyond loopback)',
+    help: "bearer token clients must send (0600, at least 32 characters; default: the state dir's http.token)",
+  },
+  {
+    key: 'token',
+    name: 'no-token',
+    kind: 'switch',
+    negated: true,
+    help: 'serve loopback HTTP without a bearer token: every local user can then call the tools',
   },
   {
     key: 'allowRoot',
@@ -202,6 +242,10 @@ export function daemonRunArgs(flags: DaemonRunFlags): string[] {
   const values = flags as Readonly<Record<string, unknown>>;
   for (const spec of DAEMON_RUN_FLAGS as readonly DaemonFlagSpec[]) {
     const value = values[spec.key];
+    if (spec.negated) {
+      if (value === false) args.push(`--${spec.name}`);
+      continue;
+    }
     if (value === undefined || value === false || spec.runOnly) continue;
     const flag = `--${spec.name}`;
     if (spec.kind === 'switch') args.push(flag);

@@ -15,6 +15,11 @@ import { DEFAULT_GRACE_MS } from '../../src/daemon/daemon.js';
 import { MoorError } from '../../src/errors.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../../src/host/admission.js';
 import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+} from '../../src/http/limits.js';
+import {
   DAEMON_RUN_FLAGS,
   type DaemonRunFlags,
   DEFAULT_HTTP_ADDRESS,
@@ -64,7 +69,11 @@ describe('daemonRunArgs', () => {
       roomKeepaliveMs: 1,
       logLevel: 'info',
       http: true,
+      maxConnections: 1,
+      headersTimeoutMs: 1,
+      requestTimeoutMs: 1,
       tokenFile: 't',
+      token: false,
       allowRoot: ['r'],
       pack: ['p'],
       taskRetentionMs: 1,
@@ -90,6 +99,13 @@ describe('daemonRunArgs', () => {
       '/b',
     ]);
     expect(parseDaemonRunArgv(argv).http).toBe(DEFAULT_HTTP_ADDRESS);
+  });
+
+  it('passes --no-token when the token is turned off, and reads it back so', () => {
+    expect(daemonRunArgs({ token: false })).toEqual(['--no-token']);
+    expect(daemonRunArgs({ token: true })).toEqual([]);
+    expect(parseDaemonRunArgv(['--no-token']).token).toBe(false);
+    expect(parseDaemonRunArgv([]).token).toBeUndefined();
   });
 
   it('leaves out flags not given, switches that are off and empty single values', () => {
@@ -143,6 +159,9 @@ describe('defaults', () => {
       roomKeepaliveMs: DEFAULT_ROOM_KEEPALIVE_MS,
       logLevel: 'info',
       http: DEFAULT_HTTP_ADDRESS,
+      maxConnections: DEFAULT_MAX_CONNECTIONS,
+      headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
       taskRetentionMs: DEFAULT_RETENTION_MS,
     });
     const retention = DAEMON_RUN_FLAGS.find((f) => f.name === 'task-retention-ms');

@@ -285,7 +285,9 @@ describe('with HTTP', () => {
     const status = await control(state, 'status');
     const url = status?.status?.httpUrl as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const health = await fetch(url.replace(/\/mcp$/, '/healthz'));
+    // The daemon requires the bearer token it keeps in its state dir.
+    const authorization = `Bearer ${fs.readFileSync(`${state.dir}/http.token`, 'utf8').trim()}`;
+    const health = await fetch(url.replace(/\/mcp$/, '/healthz'), { headers: { authorization } });
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ incarnation: { pid: status?.incarnation.pid } });
 
@@ -295,7 +297,11 @@ describe('with HTTP', () => {
     await new Promise((r) => setTimeout(r, 200));
     const refused = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(refused.status).toBe(503);

@@ -50,9 +50,14 @@ export async function startDaemon(stateDir: string, extra: string[] = [], port?:
   );
   track(child);
   const deadline = Date.now() + 10_000;
+  const tokenFile = path.join(stateDir, 'http.token');
   for (;;) {
     try {
-      const r = await fetch(`http://127.0.0.1:${at}/healthz`);
+      // The daemon requires the bearer token it keeps in its state dir (written before it listens).
+      const token = fs.readFileSync(tokenFile, 'utf8').trim();
+      const r = await fetch(`http://127.0.0.1:${at}/healthz`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (r.ok) break;
     } catch {
       // not up yet
@@ -60,7 +65,18 @@ export async function startDaemon(stateDir: string, extra: string[] = [], port?:
     if (Date.now() > deadline) throw new Error('daemon did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { url: `http://127.0.0.1:${at}/mcp`, child };
+  const url = `http://127.0.0.1:${at}/mcp`;
+  tokens.set(url, fs.readFileSync(tokenFile, 'utf8').trim());
+  return { url, child };
+}
+
+/** Each started daemon's URL → its bearer token. */
+const tokens = new Map<string, string>();
+
+/** The headers a request to the daemon at `url` needs besides its own: the bearer token. */
+export function authHeaders(url: string): Record<string, string> {
+  const token = tokens.get(url);
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
 
 export function track(child: ChildProcess): void {
@@ -141,6 +157,7 @@ export async function rpc(
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...authHeaders(url),
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': method,
       ...(name !== undefined ? { 'mcp-name': name } : {}),

@@ -4,7 +4,7 @@
  * graph and governed paths answered from memory. Everything is synchronous,
  * so an answer never mixes two versions of the corpus.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../../errors.js';
 import { coldLoad } from './cold-load.js';
@@ -35,7 +35,15 @@ export interface LoadOptions {
    * compiled worker exists), false never; by default only for large corpora.
    */
   readonly parallel?: boolean | undefined;
+  /**
+   * With `watch`: how often to re-check the folder even without events
+   * (default 30 s; 0 never), for watchers that miss some: network and
+   * container file systems, a folder replaced twice in a row.
+   */
+  readonly recheckMs?: number | undefined;
 }
+
+export const DEFAULT_RECHECK_MS = 30_000;
 
 /** A burst of editor events (write, rename, chmod) within this window becomes one refresh. */
 const DEBOUNCE_MS = 3;
@@ -53,6 +61,10 @@ export class Corpus {
   private readonly parallel: boolean | undefined;
   /** Corpus-relative folders seen by the last walks: only their removal needs a sweep of the records. */
   private readonly folders = new Set<string>();
+  /** The corpus folder's device and inode as last read: another value means the folder was replaced. */
+  private identity: string | null;
+  private recheck: NodeJS.Timeout | null = null;
+  private readonly refreshed = new Set<(stats: RefreshStats) => void>();
 
   constructor(options: LoadOptions) {
     const root = realpathOrNull(options.workspaceRoot);
@@ -80,10 +92,17 @@ export class Corpus {
     this.derived = new DerivedState(root, dir);
     this.store.navTitles = loadNavTitles(root, dir);
     this.parallel = options.parallel;
+    this.identity = folderIdentity(dir);
     if (options.watch === true) {
       // Watching before reading: a file changed during the load is re-checked right after it.
       this.watcher = new CorpusWatcher((p) => this.markDirty(p));
+      this.watcher.watchRoot(dir);
       this.watcher.add(dir);
+      const recheckMs = options.recheckMs ?? DEFAULT_RECHECK_MS;
+      if (recheckMs > 0) {
+        this.recheck = setInterval(() => this.markDirty(dir), recheckMs);
+        this.recheck.unref();
+      }
     }
     const { dirs } = this.rescan();
     this.governance = this.settle().governance;
@@ -146,6 +165,15 @@ export class Corpus {
     return this.settle().stats;
   }
 
+  /**
+   * Call `listener` after every refresh driven by watcher events or the
+   * periodic check (not by refresh()). Returns the unsubscribe.
+   */
+  onRefreshed(listener: (stats: RefreshStats) => void): () => void {
+    this.refreshed.add(listener);
+    return () => this.refreshed.delete(listener);
+  }
+
   /** Apply pending watcher events now. Cheap when nothing changed. */
   ensureFresh(): void {
     if (this.dirty.size > 0) this.flush();
@@ -154,6 +182,9 @@ export class Corpus {
   close(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    if (this.recheck !== null) clearInterval(this.recheck);
+    this.recheck = null;
+    this.refreshed.clear();
     this.watcher?.close();
     this.watcher = null;
   }
@@ -170,13 +201,42 @@ export class Corpus {
     const paths = [...this.dirty];
     this.dirty.clear();
     try {
-      if (!existsSync(this.corpusDir)) this.store.dropUnder('');
+      const identity = folderIdentity(this.corpusDir);
+      if (identity !== this.identity) this.replaced(identity);
+      else if (identity === null) this.store.dropUnder('');
       else for (const abs of paths) this.refreshPath(abs);
     } catch {
       // Something raced us (a folder replaced mid-walk): fall back to a full, careful re-read.
-      this.rescan();
+      this.safeRescan();
     }
-    this.settle();
+    const { stats } = this.settle();
+    for (const listener of this.refreshed) listener(stats);
+  }
+
+  /**
+   * The corpus folder is not the one we watched (moved away, deleted,
+   * re-created, copied back): the old watchers follow the old folder, so drop
+   * them all, watch the new one and read it from scratch.
+   */
+  private replaced(identity: string | null): void {
+    this.identity = identity;
+    this.watcher?.remove(this.corpusDir);
+    if (identity === null) {
+      this.folders.clear();
+      this.store.dropUnder('');
+      return;
+    }
+    this.watcher?.add(this.corpusDir);
+    const { dirs } = this.rescan();
+    if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
+  }
+
+  private safeRescan(): void {
+    try {
+      this.rescan();
+    } catch {
+      // Still racing (the folder went away mid-walk): the next event or check reads it again.
+    }
   }
 
   /** Re-read one path a watcher reported: a file, a new folder, or something that went away. */
@@ -261,6 +321,16 @@ export class Corpus {
       this.derived.update([], [], this.store.problems(), this.store.size);
     }
     return { stats: batch.stats, governance: this.governance };
+  }
+}
+
+/** `dev:ino` of a folder, or null when there is none at `p`. */
+function folderIdentity(p: string): string | null {
+  try {
+    const st = statSync(p);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : null;
+  } catch {
+    return null;
   }
 }
 
