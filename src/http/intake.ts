@@ -11,7 +11,7 @@ import { ERRORS, JsonRpcCode, MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, NOT_ADMITTED, type Refusal } from '../host/admission.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
-import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
+import { type Binder, inBandSessionKey, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
 import {
   dispatchErrorBody,
   echoableId,
@@ -192,6 +192,10 @@ export class Intake {
       }
       release = entered;
     }
+    // A request without Moor-Session may name its session in `_meta`; the header wins when both are sent.
+    // It becomes the header, so the SDK path (which reads headers) sees the same key.
+    const inBand = req.headers[SESSION_HEADER] === undefined ? inBandSessionKey(parsed) : undefined;
+    if (inBand !== undefined) req.headers[SESSION_HEADER] = inBand;
     let scope: RequestBinding;
     try {
       scope = new RequestBinding(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER], this.#binder);

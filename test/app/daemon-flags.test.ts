@@ -47,7 +47,10 @@ describe('daemonRunArgs', () => {
       allowRoot: ['/srv', '/home/me/src'],
       pack: ['conformance', 'tasks-conformance'],
       taskRetentionMs: 60_000,
-      allowWrites: true,
+      allowWrites: ['/srv/repo', '/home/me/src'],
+      maxParked: 2,
+      sessionTtlDays: 3,
+      maxRooms: 4,
       httpDefaultSession: 'test-session',
     };
     const argv = daemonRunArgs(flags);
@@ -67,7 +70,10 @@ describe('daemonRunArgs', () => {
       allowRoot: ['r'],
       pack: ['p'],
       taskRetentionMs: 1,
-      allowWrites: true,
+      allowWrites: ['a'],
+      maxParked: 1,
+      sessionTtlDays: 1,
+      maxRooms: 1,
       httpDefaultSession: 's',
       detached: true,
     });
@@ -92,7 +98,7 @@ describe('daemonRunArgs', () => {
 
   it('leaves out flags not given, switches that are off and empty single values', () => {
     expect(daemonRunArgs({})).toEqual([]);
-    expect(daemonRunArgs({ allowWrites: false, http: false, workspace: '', detached: true })).toEqual([]);
+    expect(daemonRunArgs({ http: false, workspace: '', detached: true })).toEqual([]);
   });
 });
 
@@ -142,6 +148,9 @@ describe('defaults', () => {
       logLevel: 'info',
       http: DEFAULT_HTTP_ADDRESS,
       taskRetentionMs: DEFAULT_RETENTION_MS,
+      maxParked: 8,
+      sessionTtlDays: 7,
+      maxRooms: 32,
     });
     const retention = DAEMON_RUN_FLAGS.find((f) => f.name === 'task-retention-ms');
     const logLevel = DAEMON_RUN_FLAGS.find((f) => f.name === 'log-level');
