@@ -21,7 +21,9 @@ import {
   type DaemonRunFlags,
   DEFAULT_HTTP_ADDRESS,
 } from '../protocol/daemon-flags.js';
-import { DEFAULT_ROOM_KEEPALIVE_MS } from '../sessions/rooms.js';
+import { DEFAULT_MAX_PARKED } from '../sessions/bindings.js';
+import { DEFAULT_MAX_LOADED_ROOMS, DEFAULT_ROOM_KEEPALIVE_MS } from '../sessions/rooms.js';
+import { DEFAULT_SESSION_RETENTION_DAYS } from '../store/session-store.js';
 import { DEFAULT_RETENTION_MS } from '../tasks/defaults.js';
 
 export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
@@ -34,6 +36,9 @@ export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
   requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
   taskRetentionMs: DEFAULT_RETENTION_MS,
+  maxParked: DEFAULT_MAX_PARKED,
+  sessionTtlDays: DEFAULT_SESSION_RETENTION_DAYS,
+  maxRooms: DEFAULT_MAX_LOADED_ROOMS,
 };
 
 /** The table, typed loosely for code that walks every flag alike. */

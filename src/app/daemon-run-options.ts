@@ -41,7 +41,10 @@ export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
     allowedRoots: flags.allowRoot,
     packs: flags.pack,
     taskRetentionMs: flags.taskRetentionMs,
-    allowWrites: flags.allowWrites,
+    writeRoots: flags.allowWrites,
+    maxParked: flags.maxParked,
+    sessionTtlDays: flags.sessionTtlDays,
+    maxRooms: flags.maxRooms,
     httpDefaultSession: flags.httpDefaultSession,
     resetStore: flags.resetStore,
   };

@@ -5,16 +5,13 @@
  * socket daemon. The caller holds the state dir's lock.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
-import type { Binding } from '../host/binding.js';
-import { Workspace } from '../host/binding.js';
+import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
 import { erasePack, type Pack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
@@ -31,10 +28,15 @@ import {
 } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
+import { sessionRequired } from '../sessions/session-errors.js';
+import { createWorkspaceToolsPack } from '../sessions/tools.js';
+import { createWorkspacePolicy } from '../sessions/workspace-path.js';
 import { openTaskStore } from '../store/open-store.js';
+import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
+import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
 import { stateDirToken } from './http-token.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { resolveWorkspace, type StoreOptions } from './options.js';
@@ -75,18 +77,16 @@ export interface DaemonRunOptions extends StoreOptions {
   readonly taskRetentionMs?: number | undefined;
   /** Extra packs by name (`--pack`, env MOOR_PACKS): `tasks-conformance`. */
   readonly packs?: readonly string[] | undefined;
-  /** Tools that write into the workspace are served (`--allow-writes`). */
-  readonly allowWrites?: boolean | undefined;
+  /** Workspaces where tools that write into them run (`--allow-writes DIR`, repeatable). */
+  readonly writeRoots?: readonly string[] | undefined;
+  /** Parked workspaces a session keeps before evicting the least recently used (`--max-parked`). */
+  readonly maxParked?: number | undefined;
+  /** Stored sessions unused this many days are swept (`--session-ttl-days`). */
+  readonly sessionTtlDays?: number | undefined;
+  /** At most this many rooms stay loaded past their keep-alive (`--max-rooms`). */
+  readonly maxRooms?: number | undefined;
   /** Session key for HTTP requests without Moor-Session (`--http-default-session`; test set-ups). */
   readonly httpDefaultSession?: string | undefined;
-}
-
-/** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
-interface RoomContents {
-  readonly workspace: Workspace;
-  /** The catalog's pack → this room's instance of it (differs when the room has its own --decisions). */
-  readonly packs: ReadonlyMap<Pack<unknown>, Pack<unknown>>;
-  close(): void;
 }
 
 /** `moor tasks …` over the socket: people see every task of this daemon (the socket is the user's own). */
@@ -161,24 +161,20 @@ async function composeDaemon(
 ): Promise<DaemonProcess> {
   const { logger } = log;
   const testPack = process.env.MOOR_TEST_PACK === '1';
+  const policy = createWorkspacePolicy({ allowedRoots: options.allowedRoots });
+  const writeRoots = (options.writeRoots ?? []).map((dir) => policy.check(dir, { label: '--allow-writes' }));
   const decisionsFor = (decisionsDir: string | undefined) =>
-    erasePack(createDecisionsPack({ decisionsDir, watch: true, allowWrites: options.allowWrites }));
+    erasePack(createDecisionsPack({ decisionsDir, watch: true, allowWrites: writeRoots.length > 0 }));
   const catalogDecisions = decisionsFor(undefined);
   const extraPacks = new Set([
     ...(options.packs ?? []),
     ...(process.env.MOOR_PACKS ?? '').split(',').filter((p) => p.length > 0),
   ]);
-  const catalogPacks = [
-    catalogDecisions,
-    ...(testPack ? [erasePack(createTestingPack())] : []),
-    ...(extraPacks.has(TASKS_CONFORMANCE_PACK) ? [erasePack(createTasksTestPack())] : []),
-    ...namedPacks(extraPacks),
-  ];
-  const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE);
   const defaults = resolveWorkspace({ workspace: options.workspace, decisions: options.decisions });
 
   const rooms = new Rooms<RoomContents>({
     keepAliveMs: options.roomKeepAliveMs,
+    ...(options.maxRooms === undefined ? {} : { maxLoaded: options.maxRooms }),
     open: (key) => {
       const packs = new Map<Pack<unknown>, Pack<unknown>>();
       if (key.decisions !== undefined) packs.set(catalogDecisions, decisionsFor(key.decisions));
@@ -211,6 +207,27 @@ async function composeDaemon(
   });
   if (tasks.interruptedAtStart > 0)
     logger.warn({ tasks: tasks.interruptedAtStart }, 'failed the tasks a previous daemon left running');
+
+  // Sessions: their bindings in the same database as the tasks; rooms load when a call needs them.
+  const sessions = new DaemonSessions({
+    rooms,
+    store: new SqliteSessionStore({ db: taskStore.db }),
+    decisionsPack: catalogDecisions,
+    policy,
+    writeRoots,
+    maxParked: options.maxParked,
+    retentionDays: options.sessionTtlDays,
+    httpHoldMs: options.roomKeepAliveMs,
+    onError: (error, what) => logger.error({ err: error }, `sessions: ${what} failed`),
+  });
+  const catalogPacks = [
+    catalogDecisions,
+    erasePack(createWorkspaceToolsPack(sessions.manager)),
+    ...(testPack ? [erasePack(createTestingPack())] : []),
+    ...(extraPacks.has(TASKS_CONFORMANCE_PACK) ? [erasePack(createTasksTestPack())] : []),
+    ...namedPacks(extraPacks),
+  ];
+  const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE, { workspaceArgument: true });
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
 
   const roomKeyOf = (hello: SessionHello): RoomKey => {
@@ -227,12 +244,15 @@ async function composeDaemon(
   };
 
   const bindingFor = (lease: RoomLease<RoomContents>, sessionKey: string | undefined): Binding => {
-    const { state, key } = lease.room;
+    const binding = sessions.roomBinding(lease.room, sessionKey);
+    // Without a session there is one workspace: naming another needs a session's connections.
     return {
-      workspaceRoot: key.root,
-      sessionKey,
-      stateOf: <S>(pack: Pack<S>): S =>
-        state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
+      ...binding,
+      select: async (named) => {
+        if (named !== undefined && named !== binding.workspaceRoot)
+          throw sessionRequired('The workspace argument');
+        return binding;
+      },
     };
   };
 
@@ -254,31 +274,12 @@ async function composeDaemon(
     httpLeases.set(id, { lease, timer });
     return lease;
   };
-  const allowedRoots = options.allowedRoots?.map((r) => fs.realpathSync(path.resolve(r)));
   const checked = new Map<string, string>();
   const httpWorkspace = (workspace: string): string => {
     const cached = checked.get(workspace);
     if (cached !== undefined) return cached;
-    if (!path.isAbsolute(workspace)) {
-      throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace must be an absolute path, got ${workspace}`);
-    }
-    let root: string;
-    try {
-      root = resolveWorkspaceRoot({ workspace, env: {}, cwd: '/' });
-    } catch (error) {
-      throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace: ${(error as Error).message}`);
-    }
+    const root = policy.check(workspace, { label: 'Moor-Workspace' });
     refuseSystemFolder(root);
-    if (allowedRoots) {
-      if (!allowedRoots.some((r) => root === r || root.startsWith(`${r}${path.sep}`))) {
-        throw new MoorError(
-          'WORKSPACE_INVALID',
-          `Moor-Workspace ${root} is outside the daemon's allowed roots`,
-        );
-      }
-    } else if (fs.statSync(root).uid !== process.getuid?.()) {
-      throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace ${root} is not owned by the daemon's user`);
-    }
     if (checked.size > 1024) checked.clear();
     checked.set(workspace, root);
     return root;
@@ -295,16 +296,16 @@ async function composeDaemon(
     graceMs: options.graceMs,
     log,
     releaseLock,
-    openSession: (hello) => {
-      const lease = rooms.acquire(roomKeyOf(hello));
-      const binding = bindingFor(lease, hello.sessionKey);
+    openSession: async (hello) => {
+      // The proxy's key is the session: anything a request carries in-band is not read on this hop.
+      const connection = await sessions.openConnection(hello.sessionKey, roomKeyOf(hello));
       const factory: McpServerFactory = createServerFactory(catalog, {
         identity: IDENTITY,
-        bind: () => binding,
+        bind: () => connection.binding,
         onInternalError,
         extensions,
       });
-      return { factory, close: () => lease.release() };
+      return { factory, close: () => connection.close() };
     },
     describe: () => ({
       httpUrl: http?.url ?? null,
@@ -343,11 +344,16 @@ async function composeDaemon(
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,
         bindForRequest: ({ sessionKey, workspace }) => {
-          const key: RoomKey =
+          const defaultKey: RoomKey = { root: defaults.root, decisions: defaults.decisionsDir };
+          const key: RoomKey = workspace === undefined ? defaultKey : { root: httpWorkspace(workspace) };
+          const session = sessionKey ?? options.httpDefaultSession;
+          if (session === undefined) return bindingFor(httpRoom(key), undefined);
+          // Moor-Workspace names the workspace of this request's calls: a connected one, or else served directly.
+          const fallback =
             workspace === undefined
-              ? { root: defaults.root, decisions: defaults.decisionsDir }
-              : { root: httpWorkspace(workspace) };
-          return bindingFor(httpRoom(key), sessionKey ?? options.httpDefaultSession);
+              ? undefined
+              : { root: key.root, direct: () => bindingFor(httpRoom(key), session) };
+          return sessions.httpBinding(session, defaultKey, fallback);
         },
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),
@@ -355,6 +361,7 @@ async function composeDaemon(
       logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
     },
     onStopped: () => {
+      sessions.close();
       for (const { timer } of httpLeases.values()) clearTimeout(timer);
       httpLeases.clear();
       rooms.closeAll();
@@ -365,6 +372,7 @@ async function composeDaemon(
   };
 
   const daemon = await startDaemon(config);
+  sessions.start();
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
   return {
     daemon,

@@ -1,16 +1,25 @@
 /**
- * `moor stdio --direct`: serve one workspace in-process on stdin/stdout, both
- * eras, with no daemon. stdout carries protocol only; everything else goes to
- * stderr.
+ * `moor stdio --direct`: serve in-process on stdin/stdout, both eras, with no
+ * daemon. stdout carries protocol only; everything else goes to stderr.
+ *
+ * Its one client is one session, kept in memory (nothing survives the
+ * process): it starts in the given workspace and has the same workspace
+ * tools and `workspace` argument as through the daemon, so the two answer
+ * alike.
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
-import { erasePack } from '../host/pack.js';
+import { erasePack, type Pack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { LineTransport } from '../protocol/line-transport.js';
+import { type RoomKey, Rooms } from '../sessions/rooms.js';
+import { createWorkspaceToolsPack } from '../sessions/tools.js';
+import { createWorkspacePolicy } from '../sessions/workspace-path.js';
+import { MemorySessionStore } from '../store/memory-session-store.js';
+import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import type { ResolvedWorkspace } from './options.js';
 import { namedPacks } from './packs.js';
@@ -20,13 +29,40 @@ export function serveDirect(
   log: (line: string) => void,
   packs: readonly string[] = [],
 ): { close(): Promise<void> } {
-  const pack = createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: true });
-  const workspace = new Workspace(resolved.root);
-  const state: DecisionsState = workspace.stateOf(pack);
-  log(describeStartup(state));
+  const decisionsFor = (decisionsDir: string | undefined) =>
+    erasePack(createDecisionsPack({ decisionsDir, watch: true }));
+  const pack = decisionsFor(undefined);
+  const rooms = new Rooms<RoomContents>({
+    open: (key) => {
+      const packs = new Map<Pack<unknown>, Pack<unknown>>();
+      if (key.decisions !== undefined) packs.set(pack, decisionsFor(key.decisions));
+      const workspace = new Workspace(key.root);
+      return { workspace, packs, close: () => workspace.close() };
+    },
+  });
+  const sessions = new DaemonSessions({
+    rooms,
+    store: new MemorySessionStore(),
+    decisionsPack: pack,
+    policy: createWorkspacePolicy(),
+    writeRoots: [],
+    httpHoldMs: 0,
+    onError: (error, what) => log(`moor: ${what} failed: ${(error as Error)?.stack ?? String(error)}`),
+  });
+  const initial: RoomKey = { root: resolved.root, decisions: resolved.decisionsDir };
+  // The workspace is loaded now, so the first line on stderr can say what is served.
+  const startup = rooms.acquire(initial);
+  log(describeStartup(sessions.roomBinding(startup.room, undefined).stateOf(pack) as DecisionsState));
+  const connection = sessions.openConnection(DIRECT_SESSION_KEY, initial).finally(() => startup.release());
 
-  const catalog = new Catalog([erasePack(pack), ...namedPacks(packs)], SERVER_PREAMBLE);
-  const binding = workspace.bind(undefined);
+  const catalog = new Catalog(
+    [pack, erasePack(createWorkspaceToolsPack(sessions.manager)), ...namedPacks(packs)],
+    SERVER_PREAMBLE,
+    { workspaceArgument: true },
+  );
+  const binding = sessions.sessionBinding(DIRECT_SESSION_KEY, undefined, async () => {
+    await connection;
+  });
   const factory = createServerFactory(catalog, {
     identity: IDENTITY,
     bind: () => binding,
@@ -41,10 +77,15 @@ export function serveDirect(
   return {
     async close() {
       await handle.close();
-      workspace.close();
+      (await connection).close();
+      sessions.close();
+      rooms.closeAll();
     },
   };
 }
+
+/** The one session of a direct server (its client is the process's stdin). */
+const DIRECT_SESSION_KEY = 'moor-direct-session';
 
 function describeStartup(state: DecisionsState): string {
   if (state.kind === 'missing') return `moor: ${state.message}`;

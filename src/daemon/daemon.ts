@@ -34,7 +34,7 @@ export interface DaemonConfig {
   readonly log: DaemonLog;
   /** Releases the state dir's lock (called last). */
   readonly releaseLock: () => void;
-  openSession(hello: SessionHello): SessionOpening;
+  openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
   describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
   /** Runs after every connection closed (rooms, HTTP). */
   onStopped?(): Promise<void> | void;

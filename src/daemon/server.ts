@@ -44,7 +44,7 @@ export interface SocketServerOptions {
   readonly gate: AdmissionGate;
   readonly log: Logger;
   /** The factory and binding for one session connection; throw a MoorError to refuse it with that code. */
-  openSession(hello: SessionHello): SessionOpening;
+  openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
   /** Status fields the socket layer does not own. */
   describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
   /** A control hello asked the daemon to stop. */
@@ -170,9 +170,13 @@ export class SocketServer {
       this.#onControl(socket, hello);
       return;
     }
+    void this.#open(socket, hello, rest);
+  }
+
+  async #open(socket: net.Socket, hello: SessionHello, rest: Buffer): Promise<void> {
     let opening: SessionOpening;
     try {
-      opening = this.#options.openSession(hello);
+      opening = await this.#options.openSession(hello);
     } catch (error) {
       if (error instanceof MoorError) {
         this.#replyAndClose(socket, error);
@@ -183,6 +187,11 @@ export class SocketServer {
         socket,
         new MoorError('INTERNAL', 'the daemon could not open this session; its log has the details'),
       );
+      return;
+    }
+    // The client may have gone while the session opened (its store read, its room warmed).
+    if (socket.destroyed) {
+      opening.close();
       return;
     }
     if (this.#options.gate.closed) {

@@ -11,6 +11,26 @@ export interface Binding {
   readonly sessionKey: string | undefined;
   /** The pack's state for this workspace, opened on first use. */
   stateOf<S>(pack: Pack<S>): S;
+  /**
+   * Present when the caller has a session of several workspaces: the binding
+   * a call runs in, for the connected workspace `named` names (active or
+   * parked), else the session's active one. Rejects with a ToolError saying
+   * why there is none. Absent: this binding is the one workspace of every call.
+   */
+  select?(named: string | undefined): Promise<Binding>;
+  /** The other connected workspaces (parked ones), for resources/list; absent: none. */
+  others?(): Promise<ReadonlyArray<{ readonly root: string; readonly binding: Binding }>>;
+  /** Whether write tools are listed for the caller now (its active workspace allows writes); absent: yes. */
+  writesListed?(): boolean | Promise<boolean>;
+  /** Whether write tools may run in this (selected) workspace; absent: yes. */
+  readonly writable?: boolean;
+  /** Calls `listener` when this caller's tool list changed (its session switched); returns the unsubscribe. */
+  onToolsChanged?(listener: () => void): () => void;
+}
+
+/** The binding one call runs in: the one `named` selects when the binding has sessions, else the binding itself. */
+export function selectBinding(binding: Binding, named: string | undefined): Promise<Binding> {
+  return binding.select === undefined ? Promise.resolve(binding) : binding.select(named);
 }
 
 /** Pack states for one workspace root, opened lazily and closed together. */

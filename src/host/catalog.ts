@@ -20,7 +20,27 @@ export interface CatalogTool {
   readonly pack: Pack<unknown>;
   readonly definition: ToolDefinition<unknown>;
   readonly wire: Tool;
+  /** The host's `workspace` argument was added to this tool's input schema (see CatalogOptions). */
+  readonly takesWorkspace: boolean;
 }
+
+export interface CatalogOptions {
+  /**
+   * Give every tool of a workspace-scoped pack an optional `workspace`
+   * argument naming a connected workspace (the host resolves it, the pack
+   * never sees it). On wherever the workspace tools are served.
+   */
+  readonly workspaceArgument?: boolean;
+}
+
+/** The name of the host-level argument that picks a connected workspace for one call. */
+export const WORKSPACE_ARGUMENT = 'workspace';
+
+const WORKSPACE_ARGUMENT_SCHEMA = {
+  type: 'string',
+  description:
+    'A connected workspace (absolute root path, active or parked) to run this call in; default: the active workspace.',
+} as const;
 
 export interface CatalogResourceFamily {
   readonly pack: Pack<unknown>;
@@ -35,6 +55,10 @@ export interface CatalogPrompt {
 
 export class Catalog {
   readonly tools: Tool[];
+  /** tools/list for a caller whose active workspace allows no writes: `tools` without the write tools. */
+  readonly readOnlyTools: Tool[];
+  /** Names of the tools listed only where writes are allowed. */
+  readonly writeToolNames: readonly string[];
   /** prompts/list, in lexicographic order like tools. */
   readonly prompts: Prompt[];
   readonly resourceTemplates: ListResourceTemplatesResult['resourceTemplates'];
@@ -58,10 +82,18 @@ export class Catalog {
   readonly #byName: ReadonlyMap<string, CatalogTool>;
   readonly #prompts: ReadonlyMap<string, CatalogPrompt>;
 
-  constructor(packs: readonly Pack<unknown>[], preamble: string) {
+  constructor(packs: readonly Pack<unknown>[], preamble: string, options: CatalogOptions = {}) {
     const entries: CatalogTool[] = [];
     for (const pack of packs) {
-      for (const definition of pack.tools) entries.push({ pack, definition, wire: toWireTool(definition) });
+      const workspaceScoped =
+        options.workspaceArgument === true && (pack.scope ?? 'workspace') === 'workspace';
+      for (const definition of pack.tools) {
+        const wire = toWireTool(definition);
+        // A verbatim schema is the pack's to send as written.
+        const takesWorkspace =
+          workspaceScoped && definition.inputJsonSchema === undefined && addWorkspaceArgument(wire);
+        entries.push({ pack, definition, wire, takesWorkspace });
+      }
     }
     entries.sort((a, b) => (a.wire.name < b.wire.name ? -1 : a.wire.name > b.wire.name ? 1 : 0));
     const byName = new Map<string, CatalogTool>();
@@ -72,6 +104,8 @@ export class Catalog {
     }
     this.#byName = byName;
     this.tools = entries.map((e) => e.wire);
+    this.readOnlyTools = entries.filter((e) => e.definition.writes !== true).map((e) => e.wire);
+    this.writeToolNames = entries.filter((e) => e.definition.writes === true).map((e) => e.wire.name);
     this.leanSafe = entries.every((e) => e.definition.output !== undefined);
     this.skills = new SkillShelf(packs);
     this.resourceFamilies = [
@@ -116,6 +150,20 @@ export class Catalog {
   familyFor(uri: string): CatalogResourceFamily | undefined {
     return this.resourceFamilies.find(({ family }) => family.owns(uri));
   }
+}
+
+/**
+ * Adds the optional `workspace` property to an object input schema; false
+ * (the schema left alone) when the tool declares a `workspace` of its own or
+ * its schema is not a plain object schema.
+ */
+function addWorkspaceArgument(wire: Tool): boolean {
+  const schema = wire.inputSchema as { type?: unknown; properties?: Record<string, unknown> };
+  if (schema.type !== 'object') return false;
+  const properties = schema.properties ?? {};
+  if (WORKSPACE_ARGUMENT in properties) return false;
+  schema.properties = { ...properties, [WORKSPACE_ARGUMENT]: { ...WORKSPACE_ARGUMENT_SCHEMA } };
+  return true;
 }
 
 function toWireTool(definition: ToolDefinition<unknown>): Tool {

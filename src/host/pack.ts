@@ -115,6 +115,11 @@ export interface ToolDefinition<S, I extends z.ZodType = z.ZodType, O extends z.
   readonly annotations: ToolAnnotations;
   /** Present when the tool may run as a durable task. */
   readonly task?: ToolTaskOptions;
+  /**
+   * The tool writes into the workspace: it is listed for a session only while
+   * its active workspace allows writes, and refused in one that does not.
+   */
+  readonly writes?: boolean;
   /** Throw ToolError for an expected failure; anything else is reported as an internal error. */
   handler(
     args: z.output<I>,
@@ -177,6 +182,12 @@ export interface WorkspaceInfo {
 
 export interface Pack<S> {
   readonly name: string;
+  /**
+   * 'workspace' (default): its tools run in one workspace, and the host gives
+   * each an optional `workspace` argument naming a connected one. 'session':
+   * its tools act on the caller's session itself (the workspace tools).
+   */
+  readonly scope?: 'workspace' | 'session';
   /** How an agent should use this pack's tools; joined into the server instructions. */
   readonly instructions: string;
   readonly tools: readonly ToolDefinition<S>[];

@@ -11,7 +11,8 @@ import type {
   Server,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Binding } from './binding.js';
+import { MoorError } from '../errors.js';
+import { type Binding, selectBinding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel } from './input.js';
@@ -58,9 +59,16 @@ async function getPrompt(
     args = parsed.data;
   }
   const channel = inputChannel(reqCtx, `prompts/get:${name}`);
+  let target: Binding;
+  try {
+    target = await selectBinding(binding, undefined);
+  } catch (error) {
+    if (!(error instanceof MoorError)) throw error;
+    throw protocolError(error.code, error.message, { prompt: name });
+  }
   const ctx: PromptContext<unknown> = {
-    state: binding.stateOf(entry.pack),
-    workspaceRoot: binding.workspaceRoot,
+    state: target.stateOf(entry.pack),
+    workspaceRoot: target.workspaceRoot,
     signal: reqCtx.mcpReq.signal,
     host: hostContext(server, reqCtx, catalog.events),
     requestInput: channel.requestInput,

@@ -5,20 +5,63 @@
  * the answer the SDK's ResourceNotFoundError gives on both eras).
  */
 import type { ListResourcesResult, ProtocolError, ReadResourceResult } from '@modelcontextprotocol/server';
-import type { Binding } from './binding.js';
+import { MoorError } from '../errors.js';
+import { type Binding, selectBinding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import type { ResourceEntry } from './pack.js';
 import { protocolError } from './protocol-error.js';
 
 export const RESOURCE_PAGE_SIZE = 100;
 
-export function listResources(
+const WORKSPACE_QUERY = '?workspace=';
+
+/** A parked workspace's form of a pack's resource URI. */
+export function parkedResourceUri(uri: string, root: string): string {
+  return `${uri}${WORKSPACE_QUERY}${encodeURIComponent(root)}`;
+}
+
+/** The pack's URI and the workspace a `?workspace=` suffix names (undefined: the active one). */
+export function splitResourceUri(uri: string): { uri: string; workspace: string | undefined } {
+  const at = uri.lastIndexOf(WORKSPACE_QUERY);
+  if (at < 0) return { uri, workspace: undefined };
+  try {
+    return { uri: uri.slice(0, at), workspace: decodeURIComponent(uri.slice(at + WORKSPACE_QUERY.length)) };
+  } catch {
+    return { uri, workspace: undefined };
+  }
+}
+
+function entriesOf(catalog: Catalog, binding: Binding): ResourceEntry[] {
+  const entries: ResourceEntry[] = [];
+  for (const { pack, family } of catalog.resourceFamilies) {
+    if ((pack.scope ?? 'workspace') === 'workspace') entries.push(...family.list(binding.stateOf(pack)));
+  }
+  return entries;
+}
+
+/** The active workspace's resources, then each parked one's (with its `?workspace=` URIs). */
+async function allEntries(catalog: Catalog, binding: Binding): Promise<ResourceEntry[]> {
+  if (binding.select === undefined) return entriesOf(catalog, binding);
+  let all: ResourceEntry[] = [];
+  try {
+    all = entriesOf(catalog, await binding.select(undefined));
+  } catch (error) {
+    // No active workspace: the parked ones are still listed.
+    if (!(error instanceof MoorError)) throw error;
+  }
+  for (const parked of (await binding.others?.()) ?? []) {
+    for (const entry of entriesOf(catalog, parked.binding))
+      all.push({ ...entry, uri: parkedResourceUri(entry.uri, parked.root) });
+  }
+  return all;
+}
+
+export async function listResources(
   catalog: Catalog,
   binding: Binding,
   cursor: string | undefined,
-): ListResourcesResult {
-  const all: ResourceEntry[] = [];
-  for (const { pack, family } of catalog.resourceFamilies) all.push(...family.list(binding.stateOf(pack)));
+): Promise<ListResourcesResult> {
+  const all = await allEntries(catalog, binding);
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
   if (offset > all.length) throw invalidCursor(cursor);
   const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
@@ -28,15 +71,28 @@ export function listResources(
   return result;
 }
 
-export function readResource(catalog: Catalog, binding: Binding, uri: string): ReadResourceResult {
-  const owner = catalog.familyFor(uri);
-  const content = owner?.family.read(binding.stateOf(owner.pack), uri);
+export async function readResource(
+  catalog: Catalog,
+  binding: Binding,
+  uri: string,
+): Promise<ReadResourceResult> {
+  const target = binding.select === undefined ? { uri, workspace: undefined } : splitResourceUri(uri);
+  const owner = catalog.familyFor(target.uri);
+  let selected: Binding;
+  try {
+    selected = await selectBinding(binding, target.workspace);
+  } catch (error) {
+    if (!(error instanceof MoorError)) throw error;
+    throw protocolError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}. ${error.message}`, { uri });
+  }
+  const content = owner?.family.read(selected.stateOf(owner.pack), target.uri);
   if (!content) throw protocolError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, { uri });
+  // The answer names the resource as asked for (with its workspace suffix).
   return {
     contents: [
       'text' in content
-        ? { uri: content.uri, mimeType: content.mimeType, text: content.text }
-        : { uri: content.uri, mimeType: content.mimeType, blob: content.blob },
+        ? { uri, mimeType: content.mimeType, text: content.text }
+        : { uri, mimeType: content.mimeType, blob: content.blob },
     ],
   };
 }

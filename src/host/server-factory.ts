@@ -15,7 +15,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
+import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
@@ -74,6 +74,16 @@ const CACHE_HINTS = {
   'resources/read': CORPUS_CACHE_HINT,
 } as const;
 
+/** The hints where tools/list varies by caller (the catalog has write tools): it is private. */
+const CALLER_CACHE_HINTS = {
+  'server/discover': CATALOG_CACHE_HINT,
+  'tools/list': CALLER_CATALOG_CACHE_HINT,
+  'prompts/list': CATALOG_CACHE_HINT,
+  'resources/templates/list': CATALOG_CACHE_HINT,
+  'resources/list': CORPUS_CACHE_HINT,
+  'resources/read': CORPUS_CACHE_HINT,
+} as const;
+
 export function createServerFactory(catalog: Catalog, options: FactoryOptions): McpServerFactory {
   const extensions = options.extensions ?? [];
   const hasPrompts = catalog.prompts.length > 0;
@@ -88,12 +98,13 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
   const serverOptions = {
     capabilities,
     instructions: catalog.instructions,
-    cacheHints: CACHE_HINTS,
+    cacheHints: catalog.writeToolNames.length > 0 ? CALLER_CACHE_HINTS : CACHE_HINTS,
     requestState: { verify: requestStateCodec().verify },
   };
   for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
   const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
   const toolsList = { tools: catalog.tools };
+  const readOnlyList = { tools: catalog.readOnlyTools };
   const templatesList = { resourceTemplates: catalog.resourceTemplates };
 
   return (ctx) => {
@@ -102,7 +113,9 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
       serverOptions,
     );
-    server.setRequestHandler('tools/list', () => toolsList);
+    server.setRequestHandler('tools/list', async () =>
+      binding.writesListed === undefined || (await binding.writesListed()) ? toolsList : readOnlyList,
+    );
     server.setRequestHandler('tools/call', async (request, reqCtx) => {
       const runPlain = () => plainCall(request, reqCtx);
       for (const extension of interceptors) {
@@ -158,9 +171,30 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     const subscribed = new Set<string>();
     if (ctx.era === 'legacy') installLegacySubscriptions(server, subscribed);
     // Connections (stdio, socket) follow the process's change events; HTTP listen streams read the bus themselves.
-    if (ctx.requestInfo === undefined) followEvents(server, ctx, catalog.events, subscribed);
+    if (ctx.requestInfo === undefined) {
+      followEvents(server, ctx, catalog.events, subscribed);
+      followToolChanges(server, binding);
+    }
     for (const extension of extensions) extension.install?.(server, binding, ctx);
     return server;
+  };
+}
+
+/** A connection hears when its own session's tool list changed (a switch to or from a write-allowed workspace). */
+function followToolChanges(server: Server, binding: Binding): void {
+  if (binding.onToolsChanged === undefined) return;
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    await connect(transport);
+    const unsubscribe = binding.onToolsChanged?.(() => {
+      if (server.transport === undefined) {
+        unsubscribe?.();
+        return;
+      }
+      server.sendToolListChanged().catch(() => {
+        // The connection is going away.
+      });
+    });
   };
 }
 

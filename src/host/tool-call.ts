@@ -7,8 +7,8 @@
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { MoorError, ToolError } from '../errors.js';
-import type { Binding } from './binding.js';
-import type { Catalog } from './catalog.js';
+import { type Binding, selectBinding } from './binding.js';
+import { type Catalog, type CatalogTool, WORKSPACE_ARGUMENT } from './catalog.js';
 import type { HostContext, ToolContext } from './pack.js';
 import { protocolError } from './protocol-error.js';
 
@@ -61,12 +61,34 @@ export async function callTool(
       { tool: request.name },
     );
   }
-  const parsed = entry.definition.input.safeParse(withoutInBandArguments(request.arguments ?? {}));
+  const { named, args } = splitWorkspaceArgument(entry, withoutInBandArguments(request.arguments ?? {}));
+  if (named !== undefined && typeof named !== 'string')
+    return errorResult(
+      `Invalid arguments for ${request.name}: ${WORKSPACE_ARGUMENT}: expected the absolute path of a connected workspace. Call tools/list for the input schema.`,
+    );
+  const parsed = entry.definition.input.safeParse(args);
   if (!parsed.success) return errorResult(describeInvalidArguments(request.name, parsed.error));
 
+  let target: Binding;
+  try {
+    // Session-level tools (the workspace tools) run on the session, in no workspace.
+    target = entry.pack.scope === 'session' ? binding : await selectBinding(binding, named);
+  } catch (error) {
+    if (error instanceof MoorError) return errorResult(error.message);
+    throw error;
+  }
+  if (entry.definition.writes === true && target.writable === false) {
+    return errorResult(
+      new ToolError(
+        'WRITES_NOT_ALLOWED',
+        `${request.name} writes into the workspace, and the daemon does not allow writes in ${target.workspaceRoot}: start it with --allow-writes ${target.workspaceRoot}, or connect a workspace that allows them.`,
+      ).message,
+    );
+  }
+
   const ctx: ToolContext<unknown> = {
-    state: binding.stateOf(entry.pack),
-    workspaceRoot: binding.workspaceRoot,
+    state: entry.pack.scope === 'session' ? undefined : target.stateOf(entry.pack),
+    workspaceRoot: entry.pack.scope === 'session' ? '' : target.workspaceRoot,
     sessionKey: binding.sessionKey,
     signal: env.signal,
     progress: env.progress,
@@ -110,6 +132,16 @@ export function withoutInBandArguments(args: Record<string, unknown>): Record<st
     }
   }
   return copy ?? args;
+}
+
+/** The host's `workspace` argument, taken out of a tool's arguments when the catalog added it. */
+function splitWorkspaceArgument(
+  entry: CatalogTool,
+  args: Record<string, unknown>,
+): { named: unknown; args: Record<string, unknown> } {
+  if (!entry.takesWorkspace || !(WORKSPACE_ARGUMENT in args)) return { named: undefined, args };
+  const { [WORKSPACE_ARGUMENT]: named, ...rest } = args;
+  return { named, args: rest };
 }
 
 function describeInvalidArguments(tool: string, error: z.ZodError): string {

@@ -219,6 +219,16 @@ class Exchange implements LeanExchange {
     this.#sse = true;
   }
 
+  fail(): void {
+    if (!this.res.headersSent)
+      sendJson(
+        this.res,
+        500,
+        entryErrorBody(JsonRpcCode.InternalError, 'Internal server error', this.request.id),
+      );
+    else this.res.destroy();
+  }
+
   abort(reason?: unknown): void {
     this.#controller?.abort(reason);
   }

@@ -12,7 +12,7 @@ import { type AdmissionGate, holdsAdmission, NOT_ADMITTED, type Refusal } from '
 import { nestsDeeperThan, TOO_DEEP_MESSAGE } from '../protocol/json-shape.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
-import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
+import { type Binder, inBandSessionKey, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
 import {
   dispatchErrorBody,
   echoableId,
@@ -199,6 +199,10 @@ export class Intake {
       }
       release = entered;
     }
+    // A request without Moor-Session may name its session in `_meta`; the header wins when both are sent.
+    // It becomes the header, so the SDK path (which reads headers) sees the same key.
+    const inBand = req.headers[SESSION_HEADER] === undefined ? inBandSessionKey(parsed) : undefined;
+    if (inBand !== undefined) req.headers[SESSION_HEADER] = inBand;
     let scope: RequestBinding;
     try {
       scope = new RequestBinding(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER], this.#binder);

@@ -49,6 +49,7 @@ import type { Catalog } from '../host/catalog.js';
 import { readResource } from '../host/resources.js';
 import { callTool } from '../host/tool-call.js';
 import { CORPUS_CACHE_HINT, MODERN_PROTOCOL_VERSION, TASKS_EXTENSION_ID } from '../protocol/constants.js';
+import { type StaticAnswer, withoutTools } from './lean-variants.js';
 import {
   decodeHeaderValue,
   dispatchErrorBody,
@@ -67,7 +68,14 @@ export type Era = 'modern' | 'legacy';
 
 /** What the lean path will do with a request it recognised. */
 export type LeanPlan =
-  | { readonly kind: 'static'; readonly era: Era; readonly id: JsonRpcId; readonly answer: StaticAnswer }
+  | {
+      readonly kind: 'static';
+      readonly era: Era;
+      readonly id: JsonRpcId;
+      readonly answer: StaticAnswer;
+      /** tools/list for a caller whose active workspace allows no writes, when the lists differ. */
+      readonly readOnly?: StaticAnswer;
+    }
   | {
       readonly kind: 'call';
       readonly era: Era;
@@ -78,20 +86,14 @@ export type LeanPlan =
   | { readonly kind: 'read'; readonly era: Era; readonly id: JsonRpcId; readonly uri: string }
   | { readonly kind: 'accepted' };
 
-/** A primed SDK answer: the body around the request id. */
-interface StaticAnswer {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly before: string;
-  readonly after: string;
-}
-
 /** What one lean exchange needs from the endpoint. */
 export interface LeanExchange {
   readonly signal: AbortSignal;
   binding(): Binding;
   /** Called when the answer becomes an open SSE stream before its result (slow legacy answers). */
   streaming(): void;
+  /** Answers the request with a 500 (something failed before any answer was written). */
+  fail(): void;
 }
 
 export interface LeanOptions {
@@ -221,6 +223,29 @@ export class LeanPath {
         });
       }
     }
+    this.#primeReadOnlyLists();
+  }
+
+  /** tools/list varies by caller when the catalog has write tools: the read-only variant, or none (SDK path). */
+  #primeReadOnlyLists(): void {
+    const writeTools = new Set(this.#catalog.writeToolNames);
+    if (writeTools.size === 0) return;
+    for (const key of ['modern tools/list', 'legacy tools/list']) {
+      const full = this.#static.get(key);
+      const variant = full && withoutTools(full, JSON.stringify(PRIME_ID), writeTools);
+      if (variant === undefined) this.#static.delete(key);
+      else this.#static.set(`${key} read-only`, variant);
+    }
+  }
+
+  /** The static plan for tools/list: both variants when they differ, none when one is missing. */
+  #toolsList(era: Era, id: JsonRpcId): LeanPlan | undefined {
+    const key = `${era} tools/list`;
+    const answer = this.#static.get(key);
+    if (answer === undefined) return undefined;
+    if (this.#catalog.writeToolNames.length === 0) return { kind: 'static', era, id, answer };
+    const readOnly = this.#static.get(`${key} read-only`);
+    return readOnly === undefined ? undefined : { kind: 'static', era, id, answer, readOnly };
   }
 
   /**
@@ -275,10 +300,9 @@ export class LeanPath {
         break;
       }
       case 'tools/list': {
-        const answer = this.#static.get('modern tools/list');
-        if (answer === undefined || !onlyKeys(params, LIST_PARAMS) || !optionalString(params.cursor))
-          return undefined;
-        plan = { kind: 'static', era: 'modern', id, answer };
+        if (!onlyKeys(params, LIST_PARAMS) || !optionalString(params.cursor)) return undefined;
+        plan = this.#toolsList('modern', id);
+        if (plan === undefined) return undefined;
         break;
       }
       case 'server/discover': {
@@ -334,9 +358,8 @@ export class LeanPath {
         return { kind: 'read', era: 'legacy', id, uri: p.uri };
       }
       case 'tools/list': {
-        const answer = this.#static.get('legacy tools/list');
-        if (answer === undefined || !onlyKeys(p, LIST_PARAMS) || !optionalString(p.cursor)) return undefined;
-        return { kind: 'static', era: 'legacy', id, answer };
+        if (!onlyKeys(p, LIST_PARAMS) || !optionalString(p.cursor)) return undefined;
+        return this.#toolsList('legacy', id);
       }
       default:
         return undefined;
@@ -387,13 +410,33 @@ export class LeanPath {
         res.writeHead(202);
         res.end();
         return;
-      case 'static':
-        res.writeHead(plan.answer.status, plan.answer.headers);
-        res.end(plan.answer.before + JSON.stringify(plan.id) + plan.answer.after);
+      case 'static': {
+        let answer = plan.answer;
+        if (plan.readOnly !== undefined) {
+          const listed = await this.#writesListed(exchange);
+          if (listed === undefined) return;
+          if (!listed) answer = plan.readOnly;
+        }
+        if (exchange.signal.aborted || res.writableEnded) return;
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.before + JSON.stringify(plan.id) + answer.after);
         return;
+      }
       case 'call':
       case 'read':
         return this.#dispatch(plan, res, exchange);
+    }
+  }
+
+  /** Whether the caller's list has the write tools; undefined when asking failed (answered as a 500). */
+  async #writesListed(exchange: LeanExchange): Promise<boolean | undefined> {
+    try {
+      const binding = exchange.binding();
+      return binding.writesListed === undefined ? true : await binding.writesListed();
+    } catch (error) {
+      this.#options.log('error', `http lean path: tools/list failed: ${(error as Error)?.message}`);
+      exchange.fail();
+      return undefined;
     }
   }
 
@@ -406,7 +449,7 @@ export class LeanPath {
     let json: string;
     let status = 200;
     try {
-      json = plan.kind === 'call' ? await this.#call(plan, exchange) : this.#read(plan, exchange);
+      json = plan.kind === 'call' ? await this.#call(plan, exchange) : await this.#read(plan, exchange);
     } catch (error) {
       const { code, message, data } = describeThrown(error);
       json = dispatchErrorBody(plan.id, code, message, data);
@@ -442,8 +485,8 @@ export class LeanPath {
     return `{"result":${inner}},"jsonrpc":"2.0","id":${JSON.stringify(plan.id)}}`;
   }
 
-  #read(plan: Extract<LeanPlan, { kind: 'read' }>, exchange: LeanExchange): string {
-    const result = readResource(this.#catalog, exchange.binding(), plan.uri);
+  async #read(plan: Extract<LeanPlan, { kind: 'read' }>, exchange: LeanExchange): Promise<string> {
+    const result = await readResource(this.#catalog, exchange.binding(), plan.uri);
     let inner = `{"contents":${JSON.stringify(result.contents)}`;
     if (plan.era === 'modern') {
       // server-factory.ts gives resources/read the corpus cache hint.

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { MoorError } from '../errors.js';
-import type { Binding } from '../host/binding.js';
+import { type Binding, selectBinding } from '../host/binding.js';
 import type { Pack } from '../host/pack.js';
 import { SESSION_KEY_PATTERN } from '../protocol/hello.js';
 import { decodeHeaderValue, headerOf } from './wire.js';
@@ -66,6 +66,36 @@ export class RequestBinding implements Binding {
   stateOf<S>(pack: Pack<S>): S {
     return this.resolve().stateOf(pack);
   }
+
+  get writable(): boolean | undefined {
+    return this.resolve().writable;
+  }
+
+  select(named: string | undefined): Promise<Binding> {
+    return selectBinding(this.resolve(), named);
+  }
+
+  async others(): Promise<ReadonlyArray<{ readonly root: string; readonly binding: Binding }>> {
+    return (await this.resolve().others?.()) ?? [];
+  }
+
+  async writesListed(): Promise<boolean> {
+    const bound = this.resolve();
+    return bound.writesListed === undefined ? true : bound.writesListed();
+  }
+}
+
+/** The in-band session key of a request body (`params._meta["moor.dev/session"]`), when it has one. */
+export const SESSION_META_KEY = 'moor.dev/session';
+
+export function inBandSessionKey(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const params = (body as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const key = (meta as Record<string, unknown>)[SESSION_META_KEY];
+  return typeof key === 'string' ? key : undefined;
 }
 
 function sessionKeyOf(header: HeaderValue): string | undefined {

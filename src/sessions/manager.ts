@@ -196,11 +196,16 @@ export class SessionManager<H extends RoomHandle> {
    * The binding a tool call runs in: the connected workspace `workspace`
    * names (active or parked), else the active one. Loads its room on first use.
    */
-  async resolve(sessionKey: string, workspace?: string): Promise<ResolvedWorkspace<H>> {
+  async resolve(
+    sessionKey: string,
+    workspace?: string,
+    options: { readonly use?: boolean } = {},
+  ): Promise<ResolvedWorkspace<H>> {
     const entry = await this.#sessions.open(sessionKey);
     const now = this.#now();
+    const use = options.use ?? true;
     entry.touch(now);
-    await this.#sessions.touchStore(entry, now);
+    if (use) await this.#sessions.touchStore(entry, now);
     const record = entry.record;
     const named = workspace === undefined ? undefined : namedRoot(this.#policy, workspace);
     const target = named === undefined ? record.active : findByRoot(record, named);
@@ -210,7 +215,12 @@ export class SessionManager<H extends RoomHandle> {
     const room = entry.rooms.get(id) ?? (await this.#firstUse(entry, id));
     const front = entry.record.parked[0];
     const active = entry.record.active;
-    if (front !== undefined && bindingId(front) !== id && (active === null || bindingId(active) !== id)) {
+    if (
+      use &&
+      front !== undefined &&
+      bindingId(front) !== id &&
+      (active === null || bindingId(active) !== id)
+    ) {
       // Naming a parked workspace uses it: it is now the last to be evicted.
       await entry.lock.run(() => this.#commit(entry, markParkedUsed(entry.record, id, this.#now()), []));
     }
@@ -257,6 +267,16 @@ export class SessionManager<H extends RoomHandle> {
       }
       entry.rooms.set(id, room);
       return room;
+    });
+  }
+
+  /** The roots of the rooms the session holds now (loaded bindings), for event routing and status. */
+  heldRooms(sessionKey: string): RoomKey[] {
+    const entry = this.#sessions.loaded(sessionKey);
+    if (entry === undefined) return [];
+    return [...entry.rooms.keys()].flatMap((id) => {
+      const bound = findById(entry.record, id);
+      return bound === undefined ? [] : [keyOf(bound)];
     });
   }
 

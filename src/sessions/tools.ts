@@ -116,6 +116,7 @@ export function createWorkspaceToolsPack<H extends { release(): void }>(
 
   return definePack<null>({
     name: 'workspaces',
+    scope: 'session',
     instructions:
       'Workspaces: call connect_workspace with a repository’s absolute path to work in it; list_workspaces shows what this session is connected to.',
     tools: [connect, list, disconnect],

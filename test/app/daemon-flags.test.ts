@@ -52,7 +52,10 @@ describe('daemonRunArgs', () => {
       allowRoot: ['/srv', '/home/me/src'],
       pack: ['conformance', 'tasks-conformance'],
       taskRetentionMs: 60_000,
-      allowWrites: true,
+      allowWrites: ['/srv/repo', '/home/me/src'],
+      maxParked: 2,
+      sessionTtlDays: 3,
+      maxRooms: 4,
       resetStore: true,
       httpDefaultSession: 'test-session',
     };
@@ -77,7 +80,10 @@ describe('daemonRunArgs', () => {
       allowRoot: ['r'],
       pack: ['p'],
       taskRetentionMs: 1,
-      allowWrites: true,
+      allowWrites: ['a'],
+      maxParked: 1,
+      sessionTtlDays: 1,
+      maxRooms: 1,
       resetStore: true,
       httpDefaultSession: 's',
       detached: true,
@@ -110,7 +116,7 @@ describe('daemonRunArgs', () => {
 
   it('leaves out flags not given, switches that are off and empty single values', () => {
     expect(daemonRunArgs({})).toEqual([]);
-    expect(daemonRunArgs({ allowWrites: false, http: false, workspace: '', detached: true })).toEqual([]);
+    expect(daemonRunArgs({ http: false, workspace: '', detached: true })).toEqual([]);
   });
 });
 
@@ -163,6 +169,9 @@ describe('defaults', () => {
       headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
       taskRetentionMs: DEFAULT_RETENTION_MS,
+      maxParked: 8,
+      sessionTtlDays: 7,
+      maxRooms: 32,
     });
     const retention = DAEMON_RUN_FLAGS.find((f) => f.name === 'task-retention-ms');
     const logLevel = DAEMON_RUN_FLAGS.find((f) => f.name === 'log-level');

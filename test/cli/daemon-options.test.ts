@@ -43,6 +43,9 @@ describe('daemon run options in commander', () => {
       '--pack',
       'conformance',
       '--allow-writes',
+      '/srv/repo',
+      '--max-parked',
+      '2',
       '--detached',
     ];
     const fast = Object.fromEntries(

@@ -71,10 +71,10 @@ export class SocketClient {
     );
   }
 
-  async hello(workspace?: string): Promise<Line> {
+  async hello(workspace?: string, sessionKey = 'moor-test-session-key'): Promise<Line> {
     const hello = {
       moor: 1,
-      sessionKey: 'moor-test-session-key',
+      sessionKey,
       client: { name: 'test', version: '1' },
       ...(workspace ? { workspace } : {}),
     };

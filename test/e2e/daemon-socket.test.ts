@@ -184,8 +184,9 @@ describe('rooms', () => {
     await startDaemon(state, ['--room-keepalive-ms', '300']);
     const a = new SocketClient(paths(state).socket);
     const b = new SocketClient(paths(state).socket);
-    await a.hello(E2E_WORKSPACE);
-    await b.hello(E2E_WORKSPACE);
+    // Two sessions (two proxies): a room is held per session binding.
+    await a.hello(E2E_WORKSPACE, 'moor-test-session-a');
+    await b.hello(E2E_WORKSPACE, 'moor-test-session-b');
     await a.response(a.send('tools/list'));
     expect((await control(state, 'status'))?.status?.workspaces).toEqual([
       { root: E2E_WORKSPACE, connections: 2 },

@@ -64,14 +64,17 @@ describe('era negotiation', () => {
 });
 
 describe('tools/list', () => {
-  it('lists the five tools in lexicographic order on every era', async () => {
+  it('lists the five decisions tools and the three workspace tools in lexicographic order on every era', async () => {
     for (const mode of ERA_MODES) {
       const { tools } = await client(mode).listTools();
       expect(tools.map((t) => t.name)).toEqual([
         'check_decisions',
+        'connect_workspace',
+        'disconnect_workspace',
         'get_decision',
         'get_decision_context',
         'list_superseded',
+        'list_workspaces',
         'search_decisions',
       ]);
     }
@@ -81,9 +84,21 @@ describe('tools/list', () => {
     const lists = await Promise.all(ERA_MODES.map(async (mode) => (await client(mode).listTools()).tools));
     expect(JSON.stringify(lists[1])).toBe(JSON.stringify(lists[0]));
     expect(JSON.stringify(lists[2])).toBe(JSON.stringify(lists[0]));
+    const sessionTools = new Set(['connect_workspace', 'disconnect_workspace', 'list_workspaces']);
     for (const tool of lists[0] ?? []) {
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
       expect(tool.outputSchema?.type).toBe('object');
+      if (sessionTools.has(tool.name)) {
+        expect(tool.annotations).toMatchObject({ openWorldHint: false });
+        expect(tool.inputSchema.properties ?? {}).not.toHaveProperty('workspace');
+        continue;
+      }
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      // Every decisions tool takes the host's optional workspace argument.
+      expect(tool.inputSchema.properties).toHaveProperty(
+        'workspace',
+        expect.objectContaining({ type: 'string' }),
+      );
+      expect(tool.inputSchema.required ?? []).not.toContain('workspace');
     }
   });
 });

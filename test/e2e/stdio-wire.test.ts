@@ -56,7 +56,7 @@ describe('framing', () => {
     const error = await client.nextUnmatched();
     expect(error.error?.code).toBe(-32700);
     const list = await client.modern('tools/list');
-    expect(list.result?.tools).toHaveLength(5);
+    expect(list.result?.tools).toHaveLength(8);
   });
 
   it('JSON that is not JSON-RPC is -32600, echoing the id when there is one', async () => {
@@ -65,7 +65,7 @@ describe('framing', () => {
     const error = await client.nextUnmatched();
     expect(error).toMatchObject({ id: 7, error: { code: -32600 } });
     const list = await client.modern('tools/list');
-    expect(list.result?.tools).toHaveLength(5);
+    expect(list.result?.tools).toHaveLength(8);
   });
 
   it('legacy and modern requests on one process each get their own era', async () => {
@@ -81,9 +81,12 @@ describe('framing', () => {
     expect(list.result).not.toHaveProperty('ttlMs');
     expect((list.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name)).toEqual([
       'check_decisions',
+      'connect_workspace',
+      'disconnect_workspace',
       'get_decision',
       'get_decision_context',
       'list_superseded',
+      'list_workspaces',
       'search_decisions',
     ]);
   });

@@ -38,7 +38,8 @@ describe('draft_decision', () => {
     const plain = await names(without.url);
     expect(plain).not.toContain('draft_decision');
     expect(plain).toContain('check_decisions');
-    const withWrites = await startDaemon(tempState(), ['-w', workspaceCopy(), '--allow-writes']);
+    const writable = workspaceCopy();
+    const withWrites = await startDaemon(tempState(), ['-w', writable, '--allow-writes', writable]);
     const listed = await names(withWrites.url);
     expect(listed).toContain('draft_decision');
     expect(listed).toEqual([...listed].sort());
@@ -46,7 +47,7 @@ describe('draft_decision', () => {
 
   it('as a task: asks through input_required, resumes on tasks/update, writes the next record', async () => {
     const ws = workspaceCopy();
-    const daemon = await startDaemon(tempState(), ['-w', ws, '--allow-writes']);
+    const daemon = await startDaemon(tempState(), ['-w', ws, '--allow-writes', ws]);
     const created = await rpc(daemon.url, 'tools/call', {
       name: 'draft_decision',
       arguments: { title: 'Use Redis' },
@@ -67,7 +68,7 @@ describe('draft_decision', () => {
 
   it('synchronously on 2026-07-28: input_required with a sealed requestState, then the retry writes', async () => {
     const ws = workspaceCopy();
-    const daemon = await startDaemon(tempState(), ['-w', ws, '--allow-writes']);
+    const daemon = await startDaemon(tempState(), ['-w', ws, '--allow-writes', ws]);
     const first = await rpc(
       daemon.url,
       'tools/call',

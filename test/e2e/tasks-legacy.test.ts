@@ -84,7 +84,7 @@ describe('tasks on the 2025 era', () => {
   it('draft_decision asks a 2025 client through elicitation, then writes', async () => {
     const ws = workspaceCopy();
     const state = tempState();
-    await startDaemon(state, ['-w', ws, '--allow-writes']);
+    await startDaemon(state, ['-w', ws, '--allow-writes', ws]);
     const client = new Client(
       { name: 'legacy-elicitation', version: '1.0.0' },
       { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'legacy' } },

@@ -9,12 +9,12 @@ const catalog = new Catalog([erasePack(notesPack())], 'P');
 const binding = new Workspace('/tmp/ws').bind(undefined);
 
 describe('resources', () => {
-  it('pages through every resource exactly once', () => {
+  it('pages through every resource exactly once', async () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = listResources(catalog, binding, cursor);
+      const page = await listResources(catalog, binding, cursor);
       expect(page.resources.length).toBeLessThanOrEqual(RESOURCE_PAGE_SIZE);
       seen.push(...page.resources.map((r) => r.uri));
       cursor = page.nextCursor;
@@ -24,22 +24,24 @@ describe('resources', () => {
     expect(new Set(seen).size).toBe(250);
   });
 
-  it('refuses a forged cursor with -32602', () => {
-    expect(() => listResources(catalog, binding, 'not-a-cursor')).toThrow(
+  it('refuses a forged cursor with -32602', async () => {
+    await expect(listResources(catalog, binding, 'not-a-cursor')).rejects.toThrow(
       expect.objectContaining({ code: -32602 }),
     );
     const beyond = Buffer.from(JSON.stringify({ v: 1, o: 10_000 })).toString('base64url');
-    expect(() => listResources(catalog, binding, beyond)).toThrow(expect.objectContaining({ code: -32602 }));
+    await expect(listResources(catalog, binding, beyond)).rejects.toThrow(
+      expect.objectContaining({ code: -32602 }),
+    );
   });
 
-  it('reads a resource, and an unknown uri is -32602 with data.uri', () => {
-    expect(readResource(catalog, binding, 'note:///a')).toEqual({
+  it('reads a resource, and an unknown uri is -32602 with data.uri', async () => {
+    expect(await readResource(catalog, binding, 'note:///a')).toEqual({
       contents: [{ uri: 'note:///a', mimeType: 'text/plain', text: 'note 0' }],
     });
-    expect(() => readResource(catalog, binding, 'note:///missing')).toThrow(
+    await expect(readResource(catalog, binding, 'note:///missing')).rejects.toThrow(
       expect.objectContaining({ code: -32602, data: { uri: 'note:///missing' } }),
     );
-    expect(() => readResource(catalog, binding, 'other://x')).toThrow(
+    await expect(readResource(catalog, binding, 'other://x')).rejects.toThrow(
       expect.objectContaining({ code: -32602 }),
     );
   });

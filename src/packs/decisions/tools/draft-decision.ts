@@ -174,6 +174,7 @@ export const draftDecision = defineTool<DecisionsState, typeof input, typeof out
     openWorldHint: false,
   },
   task: { eligibility: 'optional', cancellation: 'abort' },
+  writes: true,
   async handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const plan = planDraft(corpus);
