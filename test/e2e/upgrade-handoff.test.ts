@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupAll, control, makeState, waitFor } from '../daemon/harness.js';
+import { connectDaemon } from '../../src/protocol/daemon-link.js';
+import { HELLO_VERSION } from '../../src/protocol/hello.js';
+import { cleanupAll, control, makeState, paths, startDaemon, waitFor } from '../daemon/harness.js';
 import { REPO_ROOT } from '../helpers/paths.js';
 import { ProxyClient } from '../proxy/proxy-client.js';
 
@@ -102,4 +104,27 @@ describe('upgrade handoff', () => {
     expect(late.stderr).toEqual([NEWER]);
     expect((await control(state, 'status'))?.incarnation).toMatchObject({ pid: newPid, version: '0.2.0' });
   }, 60_000);
+
+  it('a daemon refuses to hand over to a moor that is not newer, and keeps running', async () => {
+    const state = makeState();
+    await startDaemon(state, ['--detached']);
+    const before = (await control(state, 'status'))?.incarnation;
+    const own = (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    expect(before?.version).toBe(own);
+    for (const version of [own, '0.0.0-alpha', 'dev']) {
+      const outcome = await connectDaemon(paths(state).socket, {
+        moor: HELLO_VERSION,
+        control: 'handoff',
+        version,
+      });
+      expect(outcome).toEqual({
+        kind: 'refused',
+        code: 'HANDOFF_REFUSED',
+        message: `moor ${version} is not newer than this daemon (${own})`,
+      });
+    }
+    expect((await control(state, 'status'))?.incarnation).toEqual(before);
+  });
 });
