@@ -67,6 +67,7 @@ export class Relay {
   #daemonOut: Buffer[] = [];
   /** The client's era just became known: the change feed starts after this chunk reached the daemon. */
   #armFeed: 'legacy' | 'modern' | undefined;
+  #feedArmed = false;
 
   constructor(options: RelayOptions) {
     this.#options = options;
@@ -123,6 +124,7 @@ export class Relay {
       if (this.#armFeed !== undefined) {
         this.#feed.arm(this.#armFeed, this.#replay.envelope);
         this.#armFeed = undefined;
+        this.#feedArmed = true;
       }
     });
     input.on('end', () => this.#end());
@@ -156,7 +158,7 @@ export class Relay {
     }
     if (method === 'notifications/initialized') {
       this.#replay.observeInitialized(line);
-      this.#armFeed = 'legacy';
+      if (!this.#feedArmed) this.#armFeed = 'legacy';
     }
     if (method === 'notifications/cancelled') {
       const requestId = message.params?.requestId as Id | undefined;
@@ -171,7 +173,7 @@ export class Relay {
   #onClientRequest(message: Message & { id: Id; method: string }, line: Buffer): void {
     const key = keyOf(message.id);
     this.#replay.observeRequest(message, key);
-    if (this.#replay.era === 'modern') this.#armFeed ??= 'modern';
+    if (!this.#feedArmed && this.#replay.era === 'modern') this.#armFeed ??= 'modern';
     if (message.method === 'subscriptions/listen') {
       if (this.#state === 'down') {
         this.#client.fail(message.id, this.#supervisor.downMessage());
