@@ -21,11 +21,15 @@ export function registerStdio(program: Command): void {
     )
     .option('-d, --decisions <dir>', 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)')
     .option(
+      '--poll-ms <ms>',
+      'how often the proxy re-reads the tool and resource lists when the daemon pushes no changes (default: $MOOR_PROXY_POLL_MS, else 30000; 0: never)',
+    )
+    .option(
       '--pack <name>',
       'with --direct: serve this pack besides decisions (repeatable; conformance = the MCP conformance fixtures, tests only)',
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .action(async (options: WorkspaceOptions & { direct?: boolean; pack?: string[] }) => {
+    .action(async (options: WorkspaceOptions & { direct?: boolean; pack?: string[]; pollMs?: string }) => {
       if (!options.direct && options.pack !== undefined) {
         fail(
           new MoorError(
@@ -35,8 +39,14 @@ export function registerStdio(program: Command): void {
         );
       }
       if (!options.direct) {
-        const { runProxy } = await import('../proxy/main.js');
-        runProxy({ workspace: options.workspace, decisions: options.decisions });
+        const [{ runProxy }, { parsePollMs }] = await Promise.all([
+          import('../proxy/main.js'),
+          import('../proxy/args.js'),
+        ]);
+        const pollMs = options.pollMs === undefined ? undefined : parsePollMs(options.pollMs);
+        if (options.pollMs !== undefined && pollMs === undefined)
+          fail(new MoorError('USAGE', '--poll-ms takes a whole number of milliseconds'));
+        runProxy({ workspace: options.workspace, decisions: options.decisions, pollMs });
         return;
       }
       try {

@@ -3,13 +3,17 @@
  * shutdown. The caller (src/app/daemon.ts) already holds the state dir's lock
  * and supplies the session factory; this file knows nothing of packs.
  *
- * Shutdown (SIGTERM, SIGINT, a control 'stop'): stop admitting (new requests
+ * Shutdown (SIGTERM, SIGINT, a control 'stop', a control 'handoff' from a
+ * newer moor): stop admitting (new requests
  * get -32051), stop accepting connections, let in-flight requests finish
  * within the grace period, answer the rest with -32051 "daemon shutting down",
  * end listen streams gracefully, close every socket, remove the socket file and
- * the incarnation, release the lock.
+ * the incarnation, release the lock. A handoff is the same shutdown: its
+ * proxies reconnect (and replay) to the daemon the newer moor starts once
+ * the lock is free.
  */
 import { AdmissionGate } from '../host/admission.js';
+import { clearHandoffMarker, writeHandoffMarker } from '../protocol/handoff.js';
 import type {
   DaemonStatus,
   Incarnation,
@@ -80,6 +84,20 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     onStopRequested: () => {
       void shutdown('control stop');
     },
+    onHandoffRequested: (version) => {
+      logger.info(
+        { from: config.version, to: version, connectedClients: socket.connectedClients },
+        `handing over to moor ${version}: in-flight requests finish, then clients reconnect to it`,
+      );
+      // Before any connection closes: its proxy must find the marker and leave the start to the newer one.
+      writeHandoffMarker(config.paths.dir, {
+        pid: process.pid,
+        from: config.version,
+        to: version,
+        at: Date.now(),
+      });
+      void shutdown(`handoff to moor ${version}`);
+    },
     onRequestFinished: () => idle.served(),
     ...(config.tasks ? { tasks: config.tasks } : {}),
   });
@@ -117,6 +135,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
   }
   writeIncarnation(config.paths.incarnation, incarnation);
   clearStartRefusal(config.paths.startRefusal);
+  clearHandoffMarker(config.paths.dir);
   logger.info({ socket: config.paths.socket, version: config.version }, 'daemon listening');
   return { incarnation, gate, socket, shutdown, stopped };
 }

@@ -1,7 +1,7 @@
 /**
  * The daemon's socket side: listens on the Unix socket (0600, no window where
  * it is world-connectable), reads each connection's hello, answers control
- * hellos (status, stop) and serves a session hello with `serveStdio` over a
+ * hellos (status, stop, tasks, handoff) and serves a session hello with `serveStdio` over a
  * gated transport on the socket. Owns graceful shutdown of its connections.
  */
 import fs from 'node:fs';
@@ -25,6 +25,7 @@ import {
 } from '../protocol/hello.js';
 import { LineTransport } from '../protocol/line-transport.js';
 import { checkDaemonSocket } from '../protocol/state-dir.js';
+import { compareVersions } from '../protocol/version.js';
 import { GatedTransport } from './gated-transport.js';
 
 /** A hello longer than this is not a hello. */
@@ -49,6 +50,8 @@ export interface SocketServerOptions {
   describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
   /** A control hello asked the daemon to stop. */
   onStopRequested(): void;
+  /** A newer moor asked this daemon to hand over to it (already checked newer). */
+  onHandoffRequested?(version: string): void;
   /** Called after every answered request (idle bookkeeping). */
   onRequestFinished?(): void;
   /** Answers a control hello 'tasks' (`moor tasks …`). */
@@ -238,6 +241,10 @@ export class SocketServer {
   }
 
   #onControl(socket: net.Socket, hello: ControlHello): void {
+    if (hello.control === 'handoff') {
+      this.#onHandoff(socket, hello.version ?? '');
+      return;
+    }
     const reply: HelloReply = {
       moor: HELLO_VERSION,
       ok: true,
@@ -256,6 +263,22 @@ export class SocketServer {
       this.#options.log.info('stop requested over the socket');
       this.#options.onStopRequested();
     }
+  }
+
+  /** Only a newer moor may take over; an older or equal one is told so and keeps using this daemon. */
+  #onHandoff(socket: net.Socket, version: string): void {
+    const own = this.#options.incarnation.version;
+    const newer = compareVersions(version, own);
+    if (newer === undefined || newer <= 0 || !this.#options.onHandoffRequested) {
+      this.#replyAndClose(
+        socket,
+        new MoorError('HANDOFF_REFUSED', `moor ${version} is not newer than this daemon (${own})`),
+      );
+      return;
+    }
+    const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: this.#options.incarnation };
+    socket.end(`${JSON.stringify(reply)}\n`);
+    this.#options.onHandoffRequested(version);
   }
 
   /** Stops accepting connections (the socket file stays until removeSocketFile). */

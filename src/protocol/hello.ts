@@ -1,8 +1,8 @@
 /**
  * The socket hop's opening exchange. A client's first line is a hello; the
  * daemon answers one line; after that the socket carries newline-delimited
- * MCP exactly like stdio. A control hello asks one question (status, stop)
- * and the socket closes after the answer.
+ * MCP exactly like stdio. A control hello asks one question (status, stop,
+ * tasks, handoff) and the socket closes after the answer.
  */
 
 import type { MoorError } from '../errors.js';
@@ -30,9 +30,11 @@ export interface SessionHello {
 
 export interface ControlHello {
   readonly moor: typeof HELLO_VERSION;
-  readonly control: 'status' | 'stop' | 'tasks';
+  readonly control: 'status' | 'stop' | 'tasks' | 'handoff';
   /** With control 'tasks' (`moor tasks …`). */
   readonly tasks?: TasksControlRequest;
+  /** With control 'handoff': the newer moor version that will take over. */
+  readonly version?: string;
 }
 
 /** `moor tasks list|get|cancel`: every task of the daemon, or one session key's. */
@@ -124,7 +126,12 @@ export function parseHello(line: string): Hello | { readonly error: string } {
         },
       };
     }
-    return { error: 'control must be "status", "stop" or "tasks"' };
+    if (hello.control === 'handoff') {
+      if (typeof hello.version !== 'string' || hello.version.length === 0 || hello.version.length > 64)
+        return { error: 'handoff needs the version that takes over' };
+      return { moor: HELLO_VERSION, control: 'handoff', version: hello.version };
+    }
+    return { error: 'control must be "status", "stop", "tasks" or "handoff"' };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };

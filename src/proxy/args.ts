@@ -1,5 +1,5 @@
 /**
- * Recognizes `moor stdio [--workspace DIR] [--decisions DIR]` (the proxy)
+ * Recognizes `moor stdio [--workspace DIR] [--decisions DIR] [--poll-ms MS]` (the proxy)
  * without commander, so the proxy starts without loading it. Anything else
  * (--direct, --help, an unknown option) returns undefined and goes through the
  * full command line.
@@ -8,12 +8,15 @@
 export interface ProxyArgs {
   readonly workspace?: string | undefined;
   readonly decisions?: string | undefined;
+  /** How often to poll the tool and resource lists when no listen covers them (0: never). */
+  readonly pollMs?: number | undefined;
 }
 
 export function stdioProxyArgs(argv: readonly string[]): ProxyArgs | undefined {
   if (argv[0] !== 'stdio') return undefined;
   let workspace: string | undefined;
   let decisions: string | undefined;
+  let pollMs: number | undefined;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i] as string;
     const eq = arg.indexOf('=');
@@ -26,7 +29,18 @@ export function stdioProxyArgs(argv: readonly string[]): ProxyArgs | undefined {
       else decisions = value;
       continue;
     }
+    if (name === '--poll-ms') {
+      pollMs = parsePollMs(inline ?? argv[++i]);
+      if (pollMs === undefined) return undefined;
+      continue;
+    }
     return undefined;
   }
-  return { workspace, decisions };
+  return { workspace, decisions, ...(pollMs === undefined ? {} : { pollMs }) };
+}
+
+/** A poll interval in milliseconds: a whole number ≥ 0; undefined for anything else. */
+export function parsePollMs(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\d{1,9}$/.test(value)) return undefined;
+  return Number(value);
 }

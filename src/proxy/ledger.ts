@@ -27,6 +27,8 @@ export interface OpenListen {
   readonly line: Buffer;
   /** The daemon acknowledged it with toolsListChanged honoured. */
   tools: boolean;
+  /** The daemon acknowledged it with resourcesListChanged honoured. */
+  resources: boolean;
   /** An acknowledgement for this id already reached the client: a replay's is swallowed. */
   acked: boolean;
   sentOn: number;
@@ -64,7 +66,7 @@ export class RequestLedger {
   }
 
   openListen(key: string, id: Id, line: Buffer): void {
-    this.listens.set(key, { id, line, tools: false, acked: false, sentOn: NOT_SENT });
+    this.listens.set(key, { id, line, tools: false, resources: false, acked: false, sentOn: NOT_SENT });
   }
 
   enqueue(line: Buffer, key?: string): void {

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { HELLO_VERSION, type SessionHello } from '../protocol/hello.js';
 import { statePaths } from '../protocol/state-dir.js';
 import { resolveWorkspaceRoot } from '../protocol/workspace-root.js';
-import type { ProxyArgs } from './args.js';
+import { type ProxyArgs, parsePollMs } from './args.js';
+import { DEFAULT_POLL_MS, POLL_ENV } from './change-feed.js';
 import { Relay } from './relay.js';
 
 /** `moor-` + 128 random bits, minted once per proxy process: stable across daemon restarts. */
@@ -45,9 +46,14 @@ export function runProxy(args: ProxyArgs): void {
     workspace,
     ...(args.decisions ? { decisions: path.resolve(args.decisions) } : {}),
   };
+  const envPoll = process.env[POLL_ENV];
+  const fromEnv = envPoll === undefined || envPoll === '' ? undefined : parsePollMs(envPoll);
+  if (envPoll !== undefined && envPoll !== '' && fromEnv === undefined)
+    warn(`moor: ignoring ${POLL_ENV}=${envPoll}: not a number of milliseconds`);
   const relay = new Relay({
     paths: statePaths(),
     hello,
+    pollMs: args.pollMs ?? fromEnv ?? DEFAULT_POLL_MS,
     input: process.stdin,
     output: process.stdout,
     warn,

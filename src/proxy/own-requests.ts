@@ -18,20 +18,43 @@ export class OwnRequests {
     message: Message,
     timeoutMs = START_WAIT_MS,
   ): Promise<Message | undefined> {
+    return this.#issue(write, message, timeoutMs).answer;
+  }
+
+  /**
+   * Writes a request that stays open until the daemon ends it (a listen):
+   * no timeout; `answer` is its final answer, or undefined on a drop.
+   */
+  open(
+    write: (line: string) => void,
+    message: Message,
+  ): { id: string; answer: Promise<Message | undefined> } {
+    return this.#issue(write, message, undefined);
+  }
+
+  #issue(
+    write: (line: string) => void,
+    message: Message,
+    timeoutMs: number | undefined,
+  ): { id: string; answer: Promise<Message | undefined> } {
     const id = `moor-proxy-${this.#nextNumber++}`;
     const key = keyOf(id);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.#waiting.delete(key);
-        resolve(undefined);
-      }, timeoutMs);
-      timer.unref();
-      this.#waiting.set(key, (answer) => {
+    const answer = new Promise<Message | undefined>((resolve) => {
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.#waiting.delete(key);
+              resolve(undefined);
+            }, timeoutMs);
+      timer?.unref();
+      this.#waiting.set(key, (settled) => {
         clearTimeout(timer);
-        resolve(answer);
+        resolve(settled);
       });
       write(JSON.stringify({ jsonrpc: '2.0', ...message, id }));
     });
+    return { id, answer };
   }
 
   has(key: string): boolean {

@@ -20,6 +20,13 @@ import {
 } from '../protocol/json-shape.js';
 import { LineSplitter } from '../protocol/lines.js';
 import type { StatePaths } from '../protocol/state-dir.js';
+import {
+  ChangeFeed,
+  type ClientListens,
+  DEFAULT_POLL_MS,
+  type FeedDaemon,
+  type FeedScheduler,
+} from './change-feed.js';
 import { RequestLedger } from './ledger.js';
 import { OwnRequests } from './own-requests.js';
 import { SessionReplay } from './replay.js';
@@ -41,6 +48,10 @@ export interface RelayOptions {
   readonly spawn?: () => number | undefined;
   /** How long one started daemon has to answer (default START_WAIT_MS). */
   readonly startWaitMs?: number;
+  /** How often the tool and resource lists are polled when no listen covers them (default 30 s; 0: never). */
+  readonly pollMs?: number;
+  /** The change feed's poll timer (tests drive it by hand). */
+  readonly scheduler?: FeedScheduler;
 }
 
 export class Relay {
@@ -53,6 +64,7 @@ export class Relay {
   readonly #replay: SessionReplay;
   readonly #router: DaemonLineRouter;
   readonly #supervisor: DaemonSupervisor;
+  readonly #feed: ChangeFeed;
   #link: DaemonLink | undefined;
   /** Counts connections (and drops): lines and replays of an older one are ignored. */
   #generation = 0;
@@ -67,19 +79,37 @@ export class Relay {
   #everConnected = false;
   /** Lines for the daemon, written at the end of the client chunk being handled. */
   #daemonOut: Buffer[] = [];
+  /** The client's era just became known: the change feed starts after this chunk reached the daemon. */
+  #armFeed: 'legacy' | 'modern' | undefined;
+  #feedArmed = false;
 
   constructor(options: RelayOptions) {
     this.#options = options;
     this.#client = new ClientOutput(options.output);
     const { warn } = options;
+    this.#feed = new ChangeFeed({
+      daemon: this.#feedDaemon(),
+      client: this.#client,
+      listens: this.#clientListens(),
+      pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    });
+    this.#tools.onClientList = (hash) => this.#feed.clientListed('tools', hash);
     this.#replay = new SessionReplay({
       ledger: this.#ledger,
       tools: this.#tools,
       ownRequests: this.#ownRequests,
       client: this.#client,
       warn,
+      toolsSeen: (tools) => this.#feed.listSeen('tools', tools),
     });
-    this.#router = new DaemonLineRouter(this.#ledger, this.#ownRequests, this.#tools, this.#client);
+    this.#router = new DaemonLineRouter(
+      this.#ledger,
+      this.#ownRequests,
+      this.#tools,
+      this.#client,
+      this.#feed,
+    );
     this.#supervisor = new DaemonSupervisor(options, {
       isClosed: () => this.#state === 'closed' || this.#state === 'refused',
       // Not awaited: if this daemon drops during the replay, the next connect loop must be free to start.
@@ -88,6 +118,7 @@ export class Relay {
         this.#failEverything(message);
         this.#refusal = message;
         this.#state = 'refused';
+        this.#feed.stop();
       },
       failAll: (message) => this.#failEverything(message),
       down: (message) => {
@@ -108,6 +139,11 @@ export class Relay {
       );
       this.#flushDaemon();
       this.#client.flush();
+      if (this.#armFeed !== undefined) {
+        this.#feed.arm(this.#armFeed, this.#replay.envelope);
+        this.#armFeed = undefined;
+        this.#feedArmed = true;
+      }
     });
     input.on('end', () => this.#end());
     input.on('close', () => this.#end());
@@ -143,7 +179,10 @@ export class Relay {
       this.#onClientRequest(message as Message & { id: Id; method: string }, line);
       return;
     }
-    if (method === 'notifications/initialized') this.#replay.observeInitialized(line);
+    if (method === 'notifications/initialized') {
+      this.#replay.observeInitialized(line);
+      if (!this.#feedArmed) this.#armFeed = 'legacy';
+    }
     if (method === 'notifications/cancelled') {
       const requestId = message.params?.requestId;
       // A request that never reached a daemon has nothing to cancel there.
@@ -173,6 +212,7 @@ export class Relay {
       this.#state = 'connecting';
       void this.#supervisor.connect();
     }
+    if (!this.#feedArmed && this.#replay.era === 'modern') this.#armFeed ??= 'modern';
     if (message.method === 'subscriptions/listen') {
       this.#ledger.openListen(key, message.id, line);
       this.#toDaemon(line, key);
@@ -234,18 +274,52 @@ export class Relay {
     for (const { line, key } of this.#ledger.takeQueue()) this.#toDaemon(line, key);
     this.#flushDaemon();
     this.#client.flush();
+    this.#feed.connected();
   }
 
   #onDrop(generation: number): void {
     if (generation !== this.#generation || this.#state === 'closed') return;
     this.#link = undefined;
     this.#generation++;
+    this.#feed.disconnected();
     this.#ownRequests.abandonAll();
     // The old daemon's late answers can no longer come; forget what we were waiting to drop.
     this.#ledger.cancelled.clear();
     this.#daemonOut = [];
     this.#state = 'connecting';
     void this.#supervisor.connect();
+  }
+
+  /** The change feed's requests go on the current connection, once it is caught up. */
+  #feedDaemon(): FeedDaemon {
+    const write = (): ((line: string) => void) | undefined => {
+      const socket = this.#link?.socket;
+      if (this.#state !== 'connected' || !socket || socket.destroyed) return undefined;
+      return (line) => {
+        if (!socket.destroyed) socket.write(`${line}\n`);
+      };
+    };
+    return {
+      request: (message) => {
+        const to = write();
+        return to ? this.#ownRequests.send(to, message) : Promise.resolve(undefined);
+      },
+      open: (message) => {
+        const to = write();
+        return to ? this.#ownRequests.open(to, message) : undefined;
+      },
+    };
+  }
+
+  #clientListens(): ClientListens {
+    const { listens } = this.#ledger;
+    return {
+      honouring: (kind) =>
+        [...listens]
+          .filter(([, listen]) => (kind === 'tools' ? listen.tools : listen.resources))
+          .map(([key, listen]) => ({ key, id: listen.id })),
+      has: (key) => listens.has(key),
+    };
   }
 
   #failEverything(message: string): void {
@@ -261,6 +335,7 @@ export class Relay {
     if (this.#state === 'closed') return;
     const refused = this.#state === 'refused';
     this.#state = 'closed';
+    this.#feed.stop();
     this.#client.flush();
     this.#link?.socket.end();
     this.#options.onEnd(refused ? 1 : 0);

@@ -5,20 +5,14 @@
  * streams are re-opened, and an interrupted request is sent again when it
  * only reads (read-only methods, readOnlyHint tools, tasks/get and
  * tasks/cancel); every other one is answered -32051, since it may or may not
- * have completed.
+ * have completed. A tool list that changed meanwhile goes to the change feed,
+ * which tells the client once.
  */
 import type { DaemonLink } from '../protocol/daemon-link.js';
 import type { PendingRequest, RequestLedger } from './ledger.js';
 import type { OwnRequests } from './own-requests.js';
 import type { ToolKnowledge } from './tools.js';
-import {
-  type ClientSink,
-  type Id,
-  type Message,
-  NL,
-  PROTOCOL_VERSION_KEY,
-  SUBSCRIPTION_ID_KEY,
-} from './wire.js';
+import { type ClientSink, type Id, type Message, NL, PROTOCOL_VERSION_KEY } from './wire.js';
 
 /** Methods that read only: safe to send again to a restarted daemon. */
 export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
@@ -75,6 +69,8 @@ export interface ReplayParts {
   readonly ownRequests: OwnRequests;
   readonly client: ClientSink;
   readonly warn: (line: string) => void;
+  /** A fresh whole tool list the replay fetched: whoever it is news to is told (the change feed). */
+  readonly toolsSeen: (tools: unknown) => void;
 }
 
 /** What the client's session looks like to a daemon, and how to tell a new daemon the same. */
@@ -108,6 +104,15 @@ export class SessionReplay {
     }
   }
 
+  get era(): 'legacy' | 'modern' | undefined {
+    return this.#era;
+  }
+
+  /** The `_meta` members a modern client's requests carry, for the proxy's own. */
+  get envelope(): Record<string, unknown> | undefined {
+    return this.#envelope;
+  }
+
   observeInitialized(line: Buffer): void {
     this.#initialized = line;
   }
@@ -139,13 +144,13 @@ export class SessionReplay {
     const interrupted = ledger.interruptedBefore(generation);
     const unknown = interrupted.some(([, p]) => isReplayable(p, tools) === undefined);
     if (unknown || tools.listHash !== undefined) {
-      const before = tools.listHash;
       const params = this.#era === 'modern' && this.#envelope ? { _meta: this.#envelope } : undefined;
       const answer = await ownRequests.send(write, { method: 'tools/list', ...(params ? { params } : {}) });
       if (!isCurrent()) return;
       if (answer?.result) {
         tools.learn(answer.result);
-        if (before !== undefined && tools.listHash !== before) this.#announceToolsChanged();
+        // Compared with what the client was last told, not with the last list: a poll may have told it already.
+        if (Array.isArray(answer.result.tools)) this.#parts.toolsSeen(answer.result.tools);
       }
     }
     // 4. Requests in flight at the drop: read-only ones again, every other one a clear error.
@@ -159,22 +164,5 @@ export class SessionReplay {
         client.fail(pending.id, RESTARTED_MESSAGE);
       }
     }
-  }
-
-  /** The restarted daemon serves other tools: tell the client the way its era expects. */
-  #announceToolsChanged(): void {
-    const { ledger, client } = this.#parts;
-    if (this.#era === 'legacy') {
-      client.send(Buffer.from('{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'));
-    } else if (this.#era === 'modern') {
-      for (const listen of ledger.listens.values()) {
-        if (!listen.tools) continue;
-        const params = { _meta: { [SUBSCRIPTION_ID_KEY]: listen.id } };
-        client.send(
-          Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params })),
-        );
-      }
-    }
-    client.flush();
   }
 }

@@ -18,17 +18,30 @@ const RESULT_PREFIX = Buffer.from('{"result":');
 const RESULT_TAIL = /"jsonrpc":"2\.0","id":(-?\d+|"[^"]*")\}$/;
 const LOWERCASE_R = 114;
 
+/** Sees the daemon's notifications before the client does; true when it takes one. */
+export interface NotificationTap {
+  take(message: Message, line: Buffer): boolean;
+}
+
 export class DaemonLineRouter {
   readonly #ledger: RequestLedger;
   readonly #ownRequests: OwnRequests;
   readonly #tools: ToolKnowledge;
   readonly #client: ClientSink;
+  readonly #notifications: NotificationTap | undefined;
 
-  constructor(ledger: RequestLedger, ownRequests: OwnRequests, tools: ToolKnowledge, client: ClientSink) {
+  constructor(
+    ledger: RequestLedger,
+    ownRequests: OwnRequests,
+    tools: ToolKnowledge,
+    client: ClientSink,
+    notifications?: NotificationTap,
+  ) {
     this.#ledger = ledger;
     this.#ownRequests = ownRequests;
     this.#tools = tools;
     this.#client = client;
+    this.#notifications = notifications;
   }
 
   route(line: Buffer): void {
@@ -47,6 +60,7 @@ export class DaemonLineRouter {
     if (message.method !== undefined) {
       if (message.method === 'notifications/subscriptions/acknowledged' && this.#isReplayedAck(message))
         return;
+      if (this.#notifications?.take(message, line)) return;
       this.#client.send(line);
       return;
     }
@@ -96,9 +110,11 @@ export class DaemonLineRouter {
     const subscriptionId = meta?.[SUBSCRIPTION_ID_KEY];
     const listen = !isJsonRpcId(subscriptionId) ? undefined : this.#ledger.listens.get(keyOf(subscriptionId));
     if (!listen) return false;
-    listen.tools =
-      (message.params?.notifications as { toolsListChanged?: boolean } | undefined)?.toolsListChanged ===
-      true;
+    const honoured = message.params?.notifications as
+      | { toolsListChanged?: boolean; resourcesListChanged?: boolean }
+      | undefined;
+    listen.tools = honoured?.toolsListChanged === true;
+    listen.resources = honoured?.resourcesListChanged === true;
     if (listen.acked) return true;
     listen.acked = true;
     return false;

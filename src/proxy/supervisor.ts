@@ -2,7 +2,8 @@
  * Keeping a daemon there: connect with backoff, start the daemon when none
  * answers (at most RESTART_BUDGET failed starts per RESTART_WINDOW_MS), give a
  * started daemon START_WAIT_MS to answer, and wait once, longer, for a live
- * daemon that holds the lock while it drains. What happens to the client's
+ * daemon that holds the lock while it drains. A daemon older than this
+ * proxy is asked to hand over first (upgrade.ts). What happens to the client's
  * requests is the host's business; the supervisor only tells it.
  */
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import type { SessionHello } from '../protocol/hello.js';
 import { isAliveProcess, liveLockOwner } from '../protocol/process-liveness.js';
 import { readStartRefusal } from '../protocol/start-refusal.js';
 import type { StatePaths } from '../protocol/state-dir.js';
+import { DaemonUpgrade } from './upgrade.js';
 
 export const BACKOFF_START_MS = 50;
 export const BACKOFF_MAX_MS = 2000;
@@ -104,6 +106,7 @@ export class DaemonSupervisor {
   readonly #host: SupervisorHost;
   readonly #startWaitMs: number;
   readonly #budget = new RestartBudget();
+  readonly #upgrade: DaemonUpgrade;
   /** The pid of the daemon this relay last started. */
   #spawned: number | undefined;
   #connecting: Promise<void> | undefined;
@@ -112,12 +115,18 @@ export class DaemonSupervisor {
     this.#options = options;
     this.#host = host;
     this.#startWaitMs = options.startWaitMs ?? START_WAIT_MS;
+    this.#upgrade = new DaemonUpgrade({
+      paths: options.paths,
+      version: options.hello.client.version,
+      warn: options.warn,
+    });
   }
 
   /** Connects (one loop at a time); resolves once connected, refused, down or closed. */
   connect(): Promise<void> {
     this.#connecting ??= this.#connectLoop().finally(() => {
       this.#connecting = undefined;
+      this.#upgrade.reset();
     });
     return this.#connecting;
   }
@@ -169,6 +178,16 @@ export class DaemonSupervisor {
         return;
       }
       if (outcome.kind === 'connected') {
+        if (await this.#upgrade.replaces(outcome.link.incarnation)) {
+          // An older daemon handing over: come back once it is gone and start this version.
+          outcome.link.socket.destroy();
+          await sleep(BACKOFF_START_MS);
+          continue;
+        }
+        if (this.#host.isClosed()) {
+          outcome.link.socket.destroy();
+          return;
+        }
         this.#budget.answered();
         this.#host.connected(outcome.link);
         return;
@@ -178,6 +197,10 @@ export class DaemonSupervisor {
         warn(message);
         this.#host.refused(message);
         return;
+      }
+      if (this.#upgrade.holdsStart()) {
+        await sleep(BACKOFF_START_MS);
+        continue;
       }
       const now = Date.now();
       // A daemon we started that is already gone (killed, crashed) is not waited for: start another.

@@ -12,6 +12,8 @@ export function hashTools(tools: unknown): string {
 export class ToolKnowledge {
   readonly #readOnlyByName = new Map<string, boolean>();
   #listHash: string | undefined;
+  /** Called with the hash of each whole tool list the client itself fetched. */
+  onClientList: ((hash: string) => void) | undefined;
 
   /** The hash of the last complete (unpaged) tool list, once one was seen. */
   get listHash(): string | undefined {
@@ -33,6 +35,8 @@ export class ToolKnowledge {
     }
     // One page is not the list: only a whole list may set the hash.
     const paged = requestLine !== undefined && /"cursor"\s*:/.test(requestLine.toString('utf8'));
-    if (!paged && result.nextCursor === undefined) this.#listHash = hashTools(tools);
+    if (paged || result.nextCursor !== undefined) return;
+    this.#listHash = hashTools(tools);
+    if (requestLine !== undefined) this.onClientList?.(this.#listHash);
   }
 }

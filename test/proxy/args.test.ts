@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SESSION_KEY_PATTERN } from '../../src/protocol/hello.js';
-import { stdioProxyArgs } from '../../src/proxy/args.js';
+import { parsePollMs, stdioProxyArgs } from '../../src/proxy/args.js';
 import { mintSessionKey } from '../../src/proxy/main.js';
 
 describe('stdioProxyArgs', () => {
@@ -27,6 +27,25 @@ describe('stdioProxyArgs', () => {
     ]) {
       expect(stdioProxyArgs(argv), argv.join(' ')).toBeUndefined();
     }
+  });
+});
+
+describe('--poll-ms', () => {
+  it('takes a whole number of milliseconds, 0 included', () => {
+    expect(stdioProxyArgs(['stdio', '--poll-ms', '5000'])).toEqual({ pollMs: 5000 });
+    expect(stdioProxyArgs(['stdio', '--poll-ms=0', '-w', '/r'])).toEqual({ workspace: '/r', pollMs: 0 });
+    expect(stdioProxyArgs(['stdio'])).not.toHaveProperty('pollMs');
+  });
+
+  it('leaves anything else to the full command line (which reports it)', () => {
+    for (const argv of [
+      ['stdio', '--poll-ms'],
+      ['stdio', '--poll-ms', '-1'],
+      ['stdio', '--poll-ms=1.5'],
+    ])
+      expect(stdioProxyArgs(argv), argv.join(' ')).toBeUndefined();
+    expect(parsePollMs('30000')).toBe(30_000);
+    expect(parsePollMs('soon')).toBeUndefined();
   });
 });
 

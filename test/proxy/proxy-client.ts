@@ -28,8 +28,10 @@ export class ProxyClient {
     state: TestState,
     args: readonly string[] = ['stdio', '--workspace', E2E_WORKSPACE],
     env: Record<string, string> = {},
+    /** Another build's CLI (the upgrade tests run two versions). */
+    bin: string = MOOR_BIN,
   ) {
-    this.child = spawn(process.execPath, [MOOR_BIN, ...args], {
+    this.child = spawn(process.execPath, [bin, ...args], {
       env: { ...state.env, ...env },
       stdio: 'pipe',
     });

@@ -1,7 +1,9 @@
 /**
  * A Relay wired to in-memory client streams, for the relay unit tests: what
  * the client receives is parsed line by line into `lines`, stderr lines go to
- * `warnings`.
+ * `warnings`. The change feed does not poll unless a test sets `pollMs`
+ * (then with its own scheduler), so scripted daemons see only what the tests
+ * send.
  */
 import { PassThrough } from 'node:stream';
 import { HELLO_VERSION } from '../../src/protocol/hello.js';
@@ -28,6 +30,8 @@ export interface TestRelayOptions {
   readonly sessionKey: string;
   readonly spawn: NonNullable<RelayOptions['spawn']>;
   readonly startWaitMs?: number;
+  readonly pollMs?: number;
+  readonly scheduler?: RelayOptions['scheduler'];
 }
 
 /** Builds the relay; the test calls `relay.start()`. */
@@ -53,6 +57,8 @@ export function createTestRelay(options: TestRelayOptions): TestRelay {
     onEnd: () => {},
     spawn: options.spawn,
     ...(options.startWaitMs === undefined ? {} : { startWaitMs: options.startWaitMs }),
+    pollMs: options.pollMs ?? 0,
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
   });
   return { relay, input, output, lines, warnings };
 }

@@ -24,8 +24,15 @@ afterEach(() => {
 });
 
 const ABSENT: LinkOutcome = { kind: 'absent', reason: 'ENOENT' };
+/** A daemon of the proxy's own version (the hello's client version), so no upgrade is asked for. */
 const fakeLink = () =>
-  ({ kind: 'connected', link: { rest: Buffer.alloc(0) } as unknown as DaemonLink }) as const;
+  ({
+    kind: 'connected',
+    link: {
+      rest: Buffer.alloc(0),
+      incarnation: { pid: 1, startedAt: new Date(0).toISOString(), version: '1' },
+    } as unknown as DaemonLink,
+  }) as const;
 
 /** A supervisor whose daemon answers only when `serving` says so. */
 function supervise(serving: { now: boolean }, onSpawn: () => void) {

@@ -1,0 +1,130 @@
+/**
+ * Upgrading the daemon under running proxies: two copies of the build that
+ * differ only in their package.json version. A 0.2.0 proxy that finds a
+ * 0.1.0 daemon has it hand over; the 0.1.0 proxy's requests in flight are all
+ * answered, both proxies end up on the 0.2.0 daemon, and a 0.1.0 proxy
+ * started afterwards warns once and uses the newer daemon.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectDaemon } from '../../src/protocol/daemon-link.js';
+import { HELLO_VERSION } from '../../src/protocol/hello.js';
+import { cleanupAll, control, makeState, paths, startDaemon, waitFor } from '../daemon/harness.js';
+import { REPO_ROOT } from '../helpers/paths.js';
+import { ProxyClient } from '../proxy/proxy-client.js';
+
+afterEach(cleanupAll);
+
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** dist/ and package.json (with `version`) in a temporary dir, node_modules linked: the CLI of that copy. */
+function buildCopy(version: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `moor-v${version}-`));
+  copies.push(dir);
+  fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
+  fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+  return path.join(dir, 'dist/cli/main.js');
+}
+
+let oldBin = '';
+let newBin = '';
+beforeAll(() => {
+  oldBin = buildCopy('0.1.0');
+  newBin = buildCopy('0.2.0');
+});
+
+const UPGRADED = 'moor: daemon upgraded 0.1.0 → 0.2.0';
+const NEWER = 'moor: the running daemon is 0.2.0, newer than this moor 0.1.0; using it';
+
+async function daemonVersion(state: ReturnType<typeof makeState>): Promise<string | undefined> {
+  return (await control(state, 'status'))?.incarnation.version;
+}
+
+describe('upgrade handoff', () => {
+  it('a newer proxy has an older daemon hand over; no request of the older proxy is lost', async () => {
+    const state = makeState({ MOOR_TEST_PACK: '1' });
+    const old = new ProxyClient(state, undefined, {}, oldBin);
+    await old.initialize();
+    expect(await daemonVersion(state)).toBe('0.1.0');
+    const oldPid = (await control(state, 'status'))?.incarnation.pid;
+
+    // Work in flight on the 0.1.0 daemon: read-only and not, all shorter than its grace.
+    const calls = [
+      ...Array.from({ length: 6 }, (_, n) => ({
+        id: old.send('tools/call', { name: 'slow_read', arguments: { ms: 1500, label: `r${n}` } }),
+        label: `r${n}`,
+      })),
+      { id: old.send('tools/call', { name: 'slow_write', arguments: { ms: 1500 } }), label: undefined },
+    ];
+    await waitFor('the calls in flight', async () =>
+      ((await control(state, 'status'))?.status?.inFlight ?? 0) >= calls.length ? true : undefined,
+    );
+
+    const upgrader = new ProxyClient(state, undefined, {}, newBin);
+    await upgrader.initialize();
+    // stderr is its own pipe: the line may trail the answer.
+    await upgrader.until('the upgrade line', () => (upgrader.stderr.includes(UPGRADED) ? true : undefined));
+    expect(await daemonVersion(state)).toBe('0.2.0');
+    expect((await control(state, 'status'))?.incarnation.pid).not.toBe(oldPid);
+
+    for (const { id, label } of calls) {
+      const answer = await old.response(id, 20_000);
+      expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+      if (label) expect(answer.result?.structuredContent).toMatchObject({ label, slept: 1500 });
+      else expect(answer.result?.structuredContent).toMatchObject({ slept: 1500 });
+      expect(old.responses(id)).toHaveLength(1);
+    }
+
+    // Both proxies now talk to the 0.2.0 daemon.
+    expect((await old.request('tools/list')).result?.tools).toBeDefined();
+    expect((await upgrader.request('tools/list')).result?.tools).toBeDefined();
+    await waitFor('both proxies on the new daemon', async () =>
+      (await control(state, 'status'))?.status?.connectedClients === 2 ? true : undefined,
+    );
+    await old.until('the newer-daemon warning', () => (old.stderr.includes(NEWER) ? true : undefined));
+    expect(old.stderr.filter((l) => l === NEWER)).toHaveLength(1);
+    expect(upgrader.stderr.filter((l) => l === UPGRADED)).toHaveLength(1);
+
+    // An older proxy started afterwards never replaces the newer daemon.
+    const newPid = (await control(state, 'status'))?.incarnation.pid;
+    const late = new ProxyClient(state, undefined, {}, oldBin);
+    await late.initialize();
+    expect((await late.request('tools/list')).result?.tools).toBeDefined();
+    await late.until('the newer-daemon warning', () => (late.stderr.length > 0 ? true : undefined));
+    expect(late.stderr).toEqual([NEWER]);
+    expect((await control(state, 'status'))?.incarnation).toMatchObject({ pid: newPid, version: '0.2.0' });
+  }, 60_000);
+
+  it('a daemon refuses to hand over to a moor that is not newer, and keeps running', async () => {
+    const state = makeState();
+    await startDaemon(state, ['--detached']);
+    const before = (await control(state, 'status'))?.incarnation;
+    const own = (
+      JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    expect(before?.version).toBe(own);
+    for (const version of [own, '0.0.0-alpha', 'dev']) {
+      const outcome = await connectDaemon(paths(state).socket, {
+        moor: HELLO_VERSION,
+        control: 'handoff',
+        version,
+      });
+      expect(outcome).toEqual({
+        kind: 'refused',
+        code: 'HANDOFF_REFUSED',
+        message: `moor ${version} is not newer than this daemon (${own})`,
+      });
+    }
+    expect((await control(state, 'status'))?.incarnation).toEqual(before);
+  });
+});
