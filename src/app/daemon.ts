@@ -15,6 +15,8 @@ import { MoorError } from '../errors.js';
 import type { Binding } from '../host/binding.js';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
+import { ListenBudget } from '../host/events/listen-budget.js';
+import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
@@ -34,6 +36,7 @@ import { SqliteTaskStore } from '../store/sqlite-task-store.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
+import { observedStore, TaskStatusFeed } from '../tasks/status-feed.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { resolveWorkspace } from './options.js';
 import { namedPacks } from './packs.js';
@@ -45,6 +48,10 @@ export interface DaemonRunOptions {
   readonly maxInFlight: number;
   readonly graceMs: number;
   readonly roomKeepAliveMs: number;
+  /** Resource URIs one listen stream may watch (`--listen-max-uris`). */
+  readonly listenMaxUris?: number | undefined;
+  /** Resource URIs all listen streams may watch together (`--listen-max-memberships`). */
+  readonly listenMaxMemberships?: number | undefined;
   readonly logLevel: string;
   /** Also log to stderr (foreground `run` in a terminal). */
   readonly stderrLog: boolean;
@@ -133,7 +140,8 @@ export async function runDaemon(
     open: (key) => {
       const packs = new Map<Pack<unknown>, Pack<unknown>>();
       if (key.decisions !== undefined) packs.set(catalogDecisions, decisionsFor(key.decisions));
-      const workspace = new Workspace(key.root);
+      // What the room's pack states announce reaches only the connections bound to this room.
+      const workspace = new Workspace(key.root, catalog.events.announcer(roomId(key)));
       logger.info({ workspace: key.root }, 'room opened');
       return { workspace, packs, close: () => workspace.close() };
     },
@@ -145,13 +153,15 @@ export async function runDaemon(
 
   // Durable tasks: the store in the state dir; what a previous daemon left running is failed now.
   const taskStore = new SqliteTaskStore({ file: paths.database });
+  const taskStatus = new TaskStatusFeed(catalog.events);
   const tasks = new TaskService({
-    store: taskStore,
+    store: observedStore(taskStore, taskStatus.changed),
     incarnation: `${process.pid}-${randomUUID()}`,
     retentionMs: options.taskRetentionMs,
     onInternalError,
     log: (message, fields) => logger.warn(fields ?? {}, message),
   });
+  taskStatus.attach(tasks);
   if (tasks.interruptedAtStart > 0)
     logger.warn({ tasks: tasks.interruptedAtStart }, 'failed the tasks a previous daemon left running');
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
@@ -174,6 +184,7 @@ export async function runDaemon(
     return {
       workspaceRoot: key.root,
       sessionKey,
+      rooms: [roomId(key)],
       stateOf: <S>(pack: Pack<S>): S =>
         state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
     };
@@ -227,6 +238,13 @@ export async function runDaemon(
   };
 
   let http: HttpEndpoint | undefined;
+  // One URI budget for every listen stream of the daemon, socket and HTTP alike.
+  const listenBudget = new ListenBudget({
+    maxUris: options.listenMaxUris,
+    maxMemberships: options.listenMaxMemberships,
+    warn: (message) => logger.warn(message),
+  });
+  const listenOffer = { prompts: catalog.prompts.length > 0, tasks: true };
 
   const config: DaemonConfig = {
     paths,
@@ -244,7 +262,21 @@ export async function runDaemon(
         onInternalError,
         extensions,
       });
-      return { factory, close: () => lease.release() };
+      return {
+        factory,
+        wrapTransport: (transport) => {
+          const listens = new ListenTransport(transport, {
+            router: catalog.events,
+            budget: listenBudget,
+            offer: listenOffer,
+            audience: () => ({ rooms: binding.rooms ?? [], ownerKey: binding.sessionKey }),
+            serverInfo: IDENTITY,
+            log: (level, message) => logger[level](message),
+          });
+          return { transport: listens, closeListens: () => listens.closeAll() };
+        },
+        close: () => lease.release(),
+      };
     },
     describe: () => ({
       httpUrl: http?.url ?? null,
@@ -265,8 +297,7 @@ export async function runDaemon(
         identity: IDENTITY,
         incarnation,
         admission: gate,
-        // List changes and resource updates reach listen streams through the catalog's event bus.
-        bus: catalog.events,
+        listenBudget,
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,

@@ -4,15 +4,10 @@
  * lexicographic order (the 2026-07-28 revision asks for a deterministic order;
  * the SDK's own registry would put integer-like names first).
  */
-import {
-  InMemoryServerEventBus,
-  type ListResourceTemplatesResult,
-  type Prompt,
-  type ServerEventBus,
-  type Tool,
-} from '@modelcontextprotocol/server';
+import type { ListResourceTemplatesResult, Prompt, Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MoorError } from '../errors.js';
+import { EventRouter } from './events/router.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 
 export interface CatalogTool {
@@ -47,11 +42,12 @@ export class Catalog {
    */
   readonly leanSafe: boolean;
   /**
-   * The process's change events (list changed, resource updated): packs
-   * publish through HostContext, the HTTP endpoint's listen streams and the
-   * pinned stdio instances consume them.
+   * The process's change events (list changed, resource updated), routed by
+   * room, and task status changes, routed by owner: packs publish through
+   * their room's announcer or HostContext; listen streams and 2025
+   * connections subscribe for the rooms their binding holds.
    */
-  readonly events: ServerEventBus;
+  readonly events: EventRouter;
   readonly #byName: ReadonlyMap<string, CatalogTool>;
   readonly #prompts: ReadonlyMap<string, CatalogPrompt>;
 
@@ -95,7 +91,7 @@ export class Catalog {
     this.#prompts = new Map([...prompts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     this.prompts = [...this.#prompts.values()].map((p) => p.wire);
     this.instructions = [preamble, ...packs.map((p) => p.instructions)].join('\n\n');
-    this.events = new InMemoryServerEventBus();
+    this.events = new EventRouter();
   }
 
   prompt(name: string): CatalogPrompt | undefined {

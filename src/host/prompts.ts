@@ -62,7 +62,7 @@ async function getPrompt(
     state: binding.stateOf(entry.pack),
     workspaceRoot: binding.workspaceRoot,
     signal: reqCtx.mcpReq.signal,
-    host: hostContext(server, reqCtx, catalog.events),
+    host: hostContext(server, reqCtx, catalog.events, binding),
     requestInput: channel.requestInput,
   };
   try {

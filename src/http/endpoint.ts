@@ -18,17 +18,20 @@
  */
 import http, { type ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type ServerEventBus } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import type { Catalog } from '../host/catalog.js';
+import { ListenBudget } from '../host/events/listen-budget.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
+import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { Incarnation } from '../protocol/hello.js';
 import { Exchanges } from './exchange.js';
 import { isLoopbackHost, isWildcardHost } from './guards.js';
 import { Intake, MAX_BODY, MCP_PATH } from './intake.js';
 import { LeanPath } from './lean.js';
 import { createLegacyLeg, ResponseRoutes, withLegacyLeg } from './legacy-leg.js';
+import { HttpListens } from './listen.js';
 import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
 import { type HttpLog, sendJson } from './wire.js';
 
@@ -50,11 +53,10 @@ export interface HttpEndpointOptions extends Binder {
   /** SSE keep-alive comment interval (default 15 000 ms, the SDK's); 0 disables. */
   readonly keepAliveMs?: number;
   /**
-   * Where list-changed and resource-updated events come from for
-   * `subscriptions/listen` streams (publish `{ kind: 'tools_list_changed' }`,
-   * `{ kind: 'resource_updated', uri }`, …). Default: a private in-memory bus.
+   * The URI budget of listen streams (shared with the socket's, one per
+   * daemon). Default: a budget of this endpoint's own with the default bounds.
    */
-  readonly bus?: ServerEventBus;
+  readonly listenBudget?: ListenBudget;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
 }
@@ -107,7 +109,6 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     responseMode: 'auto',
     keepAliveMs,
     maxRequestBodySize: MAX_BODY,
-    ...(options.bus !== undefined ? { bus: options.bus } : {}),
     onerror: (error) => log('info', `http: ${error.message}`),
   });
   // 2025-era traffic: moor's stateless legacy leg (legacy-leg.ts), which routes posted
@@ -129,7 +130,22 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
           onInternalError: options.onInternalError,
           log,
         });
+  // Listen streams hear the catalog's router: their binding's rooms, their session's tasks.
+  const listens = new HttpListens({
+    router: options.catalog.events,
+    budget: options.listenBudget ?? new ListenBudget({ warn: (message) => log('warn', `http: ${message}`) }),
+    offer: {
+      prompts: options.catalog.prompts.length > 0,
+      tasks: (options.extensions ?? []).some(
+        (e) => e.capabilities?.extensions?.[TASKS_EXTENSION_ID] !== undefined,
+      ),
+    },
+    serverInfo: options.identity,
+    keepAliveMs,
+    log,
+  });
   const exchanges = new Exchanges({
+    listens,
     sdk: toNodeHandler(sdk, {
       maxRequestBodySize: MAX_BODY,
       onerror: (error) =>
@@ -187,6 +203,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
         await exchanges.whenIdle(graceMs);
         exchanges.interruptWork(graceMs);
         // Listen streams end with their graceful result; any SDK exchange left is aborted.
+        listens.closeAll();
         await sdk.close();
         const deadline = Date.now() + FLUSH_MS;
         while (exchanges.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

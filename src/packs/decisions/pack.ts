@@ -34,9 +34,11 @@ export function createDecisionsPack(options: DecisionsOptions): Pack<DecisionsSt
       ...(options.allowWrites === true ? [draftDecision] : []),
     ],
     resources: [decisionResources],
-    open: (workspace) => openDecisions(workspace.root, options),
+    open: (workspace) => openDecisions(workspace.root, options, workspace.announce),
     close: (state) => {
-      if (state.kind === 'loaded') state.corpus.close();
+      if (state.kind !== 'loaded') return;
+      state.announcer?.close();
+      state.corpus.close();
     },
   });
 }
