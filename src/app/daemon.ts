@@ -18,6 +18,7 @@ import { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
+import { openResourceStates } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
@@ -269,7 +270,10 @@ export async function runDaemon(
             router: catalog.events,
             budget: listenBudget,
             offer: listenOffer,
-            audience: () => ({ rooms: binding.rooms ?? [], ownerKey: binding.sessionKey }),
+            audience: () => {
+              openResourceStates(catalog, binding);
+              return { rooms: binding.rooms ?? [], ownerKey: binding.sessionKey };
+            },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
           });

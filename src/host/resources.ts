@@ -28,6 +28,15 @@ export function listResources(
   return result;
 }
 
+/**
+ * Opens the binding's states for every resource family: a client that
+ * subscribes to resources before reading any must still hear of their
+ * changes, and a pack only watches its workspace once its state is open.
+ */
+export function openResourceStates(catalog: Catalog, binding: Binding): void {
+  for (const { pack } of catalog.resourceFamilies) binding.stateOf(pack);
+}
+
 export function readResource(catalog: Catalog, binding: Binding, uri: string): ReadResourceResult {
   const owner = catalog.familyFor(uri);
   const content = owner?.family.read(binding.stateOf(owner.pack), uri);

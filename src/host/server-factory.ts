@@ -24,7 +24,7 @@ import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
 import { installPrompts } from './prompts.js';
-import { listResources, readResource } from './resources.js';
+import { listResources, openResourceStates, readResource } from './resources.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
 import { callTool } from './tool-call.js';
 
@@ -154,7 +154,8 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     if (hasPrompts) installPrompts(server, catalog, binding);
     if (capabilities.completions) installCompletions(server, catalog);
     const subscribed = new Set<string>();
-    if (ctx.era === 'legacy') installLegacySubscriptions(server, subscribed);
+    if (ctx.era === 'legacy')
+      installLegacySubscriptions(server, subscribed, () => openResourceStates(catalog, binding));
     // 2025 connections (stdio, socket) follow their rooms; listen streams subscribe themselves.
     if (ctx.requestInfo === undefined) followEvents(server, ctx, catalog.events, binding, subscribed);
     for (const extension of extensions) extension.install?.(server, binding, ctx);

@@ -17,8 +17,14 @@ import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { Binding } from './binding.js';
 import type { EventRouter, TaskStatusEvent } from './events/router.js';
 
-export function installLegacySubscriptions(server: Server, subscribed: Set<string>): void {
+/** `onSubscribe` runs before each subscription (the binding's resource states must be open to hear changes). */
+export function installLegacySubscriptions(
+  server: Server,
+  subscribed: Set<string>,
+  onSubscribe: () => void,
+): void {
   server.setRequestHandler('resources/subscribe', (request) => {
+    onSubscribe();
     subscribed.add(request.params.uri);
     return {};
   });

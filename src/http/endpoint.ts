@@ -23,6 +23,7 @@ import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
+import { openResourceStates } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { Incarnation } from '../protocol/hello.js';
@@ -143,6 +144,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     serverInfo: options.identity,
     keepAliveMs,
     log,
+    prepare: (binding) => openResourceStates(options.catalog, binding),
   });
   const exchanges = new Exchanges({
     listens,

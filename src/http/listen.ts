@@ -42,6 +42,8 @@ export interface HttpListensOptions {
   /** SSE keep-alive comment interval; 0 disables. */
   readonly keepAliveMs: number;
   readonly log: HttpLog;
+  /** Runs before a stream opens: the binding's resource states must be open to hear their changes. */
+  prepare?(binding: Binding): void;
 }
 
 export class HttpListens {
@@ -70,6 +72,7 @@ export class HttpListens {
     let keepAlive: NodeJS.Timeout | undefined;
     let stream: ListenStream;
     try {
+      this.#options.prepare?.(binding);
       stream = openListen({
         request,
         offer,

@@ -15,6 +15,10 @@ import { DEFAULT_GRACE_MS } from '../../src/daemon/daemon.js';
 import { MoorError } from '../../src/errors.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../../src/host/admission.js';
 import {
+  DEFAULT_LISTEN_MAX_MEMBERSHIPS,
+  DEFAULT_LISTEN_MAX_URIS,
+} from '../../src/host/events/listen-budget.js';
+import {
   DAEMON_RUN_FLAGS,
   type DaemonRunFlags,
   DEFAULT_HTTP_ADDRESS,
@@ -41,6 +45,8 @@ describe('daemonRunArgs', () => {
       maxInFlight: 7,
       graceMs: 0,
       roomKeepaliveMs: 1500,
+      listenMaxUris: 3,
+      listenMaxMemberships: 9,
       logLevel: 'debug',
       http: '[::1]:0',
       tokenFile: '/etc/moor/token',
@@ -61,6 +67,8 @@ describe('daemonRunArgs', () => {
       maxInFlight: 1,
       graceMs: 1,
       roomKeepaliveMs: 1,
+      listenMaxUris: 1,
+      listenMaxMemberships: 1,
       logLevel: 'info',
       http: true,
       tokenFile: 't',
@@ -139,6 +147,8 @@ describe('defaults', () => {
       maxInFlight: DEFAULT_MAX_IN_FLIGHT,
       graceMs: DEFAULT_GRACE_MS,
       roomKeepaliveMs: DEFAULT_ROOM_KEEPALIVE_MS,
+      listenMaxUris: DEFAULT_LISTEN_MAX_URIS,
+      listenMaxMemberships: DEFAULT_LISTEN_MAX_MEMBERSHIPS,
       logLevel: 'info',
       http: DEFAULT_HTTP_ADDRESS,
       taskRetentionMs: DEFAULT_RETENTION_MS,

@@ -77,8 +77,8 @@ export class EventRouter {
   #add<L>(map: Map<string, Set<L>>, keys: readonly string[], listener: L): () => void {
     const unique = [...new Set(keys)];
     for (const key of unique) {
-      let set = map.get(key);
-      if (set === undefined) map.set(key, (set = new Set()));
+      const set = map.get(key) ?? new Set<L>();
+      map.set(key, set);
       set.add(listener);
     }
     let live = true;
