@@ -302,6 +302,7 @@ export async function runDaemon(
         incarnation,
         admission: gate,
         listenBudget,
+        tasksServed: true,
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,

@@ -25,7 +25,6 @@ import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { openResourceStates } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
-import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import type { Incarnation } from '../protocol/hello.js';
 import { Exchanges } from './exchange.js';
 import { isLoopbackHost, isWildcardHost } from './guards.js';
@@ -58,6 +57,8 @@ export interface HttpEndpointOptions extends Binder {
    * daemon). Default: a budget of this endpoint's own with the default bounds.
    */
   readonly listenBudget?: ListenBudget;
+  /** Tasks are served (the tasks extension is among `extensions`): listen streams honour `taskIds`. */
+  readonly tasksServed?: boolean;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
 }
@@ -137,9 +138,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     budget: options.listenBudget ?? new ListenBudget({ warn: (message) => log('warn', `http: ${message}`) }),
     offer: {
       prompts: options.catalog.prompts.length > 0,
-      tasks: (options.extensions ?? []).some(
-        (e) => e.capabilities?.extensions?.[TASKS_EXTENSION_ID] !== undefined,
-      ),
+      tasks: options.tasksServed === true,
     },
     serverInfo: options.identity,
     keepAliveMs,
