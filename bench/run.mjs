@@ -16,3 +16,4 @@ if (!only || only === 'proxy') await benchProxy();
 if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();
 if (!only || only === 'tasks') await import('./tasks.mjs');
 if (!only || only === 'cli') await benchCli();
+if (!only || only === 'events') await (await import('./events.mjs')).benchEvents();

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_GRACE_MS, DEFAULT_LOG_LEVEL } from '../daemon/defaults.js';
 import { MoorError } from '../errors.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../host/admission.js';
+import { DEFAULT_LISTEN_MAX_MEMBERSHIPS, DEFAULT_LISTEN_MAX_URIS } from '../host/events/listen-budget.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
@@ -30,6 +31,8 @@ export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   maxInFlight: DEFAULT_MAX_IN_FLIGHT,
   graceMs: DEFAULT_GRACE_MS,
   roomKeepaliveMs: DEFAULT_ROOM_KEEPALIVE_MS,
+  listenMaxUris: DEFAULT_LISTEN_MAX_URIS,
+  listenMaxMemberships: DEFAULT_LISTEN_MAX_MEMBERSHIPS,
   logLevel: DEFAULT_LOG_LEVEL,
   http: DEFAULT_HTTP_ADDRESS,
   maxConnections: DEFAULT_MAX_CONNECTIONS,

@@ -35,6 +35,8 @@ export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
     maxInFlight: flags.maxInFlight ?? DAEMON_RUN_DEFAULTS.maxInFlight,
     graceMs: flags.graceMs ?? DAEMON_RUN_DEFAULTS.graceMs,
     roomKeepAliveMs: flags.roomKeepaliveMs ?? DAEMON_RUN_DEFAULTS.roomKeepaliveMs,
+    listenMaxUris: flags.listenMaxUris ?? DAEMON_RUN_DEFAULTS.listenMaxUris,
+    listenMaxMemberships: flags.listenMaxMemberships ?? DAEMON_RUN_DEFAULTS.listenMaxMemberships,
     logLevel: flags.logLevel ?? process.env.MOOR_LOG_LEVEL ?? DAEMON_RUN_DEFAULTS.logLevel,
     stderrLog: flags.detached !== true,
     http: httpOption(flags),

@@ -16,7 +16,7 @@ import type { DecisionsState } from '../packs/decisions/state.js';
 import type { WorkspaceBinding } from '../sessions/bindings.js';
 import { SessionManager } from '../sessions/manager.js';
 import { Reaper } from '../sessions/reaper.js';
-import type { Room, RoomKey, RoomLease, Rooms } from '../sessions/rooms.js';
+import { type Room, type RoomKey, type RoomLease, type Rooms, roomId } from '../sessions/rooms.js';
 import type { WorkspacePolicy } from '../sessions/workspace-path.js';
 import type { SessionStore } from '../store/session-store.js';
 
@@ -107,6 +107,7 @@ export class DaemonSessions {
     return {
       workspaceRoot: key.root,
       sessionKey,
+      rooms: [roomId(key)],
       writable: this.writeAllowed(key.root),
       stateOf: <S>(pack: Pack<S>): S =>
         state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
@@ -146,6 +147,15 @@ export class DaemonSessions {
       get workspaceRoot(): string {
         return noWorkspace();
       },
+      // The rooms this session holds, its active one first: its connections hear each of them.
+      get rooms(): readonly string[] {
+        const held = manager.heldRooms(sessionKey).map(roomId);
+        const active = manager.activeBinding(sessionKey);
+        if (active === null) return held;
+        const first = roomId({ root: active.root, decisions: active.decisions ?? undefined });
+        return held.includes(first) ? [first, ...held.filter((id) => id !== first)] : held;
+      },
+      roomsChange: true,
       stateOf: noWorkspace,
       select: async (named) => {
         await ready();

@@ -13,7 +13,11 @@ import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
 import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
+import { ListenBudget } from '../host/events/listen-budget.js';
+import { EventRouter } from '../host/events/router.js';
+import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
+import { openResourceStates } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
@@ -36,6 +40,7 @@ import { SqliteSessionStore } from '../store/sqlite-session-store.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
+import { observedStore, TaskStatusFeed } from '../tasks/status-feed.js';
 import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
 import { stateDirToken } from './http-token.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
@@ -50,6 +55,10 @@ export interface DaemonRunOptions extends StoreOptions {
   readonly maxInFlight: number;
   readonly graceMs: number;
   readonly roomKeepAliveMs: number;
+  /** Resource URIs one listen stream may watch (`--listen-max-uris`). */
+  readonly listenMaxUris?: number | undefined;
+  /** Resource URIs all listen streams may watch together (`--listen-max-memberships`). */
+  readonly listenMaxMemberships?: number | undefined;
   readonly logLevel: string;
   /** Also log to stderr (foreground `run` in a terminal). */
   readonly stderrLog: boolean;
@@ -172,13 +181,16 @@ async function composeDaemon(
   ]);
   const defaults = resolveWorkspace({ workspace: options.workspace, decisions: options.decisions });
 
+  // One router for every change event: rooms announce into it, the task feed and the catalog share it.
+  const events = new EventRouter((error: unknown) => logger.warn({ err: error }, 'an event listener failed'));
   const rooms = new Rooms<RoomContents>({
     keepAliveMs: options.roomKeepAliveMs,
     ...(options.maxRooms === undefined ? {} : { maxLoaded: options.maxRooms }),
     open: (key) => {
       const packs = new Map<Pack<unknown>, Pack<unknown>>();
       if (key.decisions !== undefined) packs.set(catalogDecisions, decisionsFor(key.decisions));
-      const workspace = new Workspace(key.root);
+      // What the room's pack states announce reaches only the connections bound to this room.
+      const workspace = new Workspace(key.root, events.announcer(roomId(key)));
       logger.info({ workspace: key.root }, 'room opened');
       return { workspace, packs, close: () => workspace.close() };
     },
@@ -198,13 +210,15 @@ async function composeDaemon(
         `the task store was not a readable database: moved it to ${movedTo}, starting empty`,
       ),
   });
+  const taskStatus = new TaskStatusFeed(events);
   const tasks = new TaskService({
-    store: taskStore,
+    store: observedStore(taskStore, taskStatus.changed),
     incarnation: `${process.pid}-${randomUUID()}`,
     retentionMs: options.taskRetentionMs,
     onInternalError,
     log: (message, fields) => logger.warn(fields ?? {}, message),
   });
+  taskStatus.attach(tasks);
   if (tasks.interruptedAtStart > 0)
     logger.warn({ tasks: tasks.interruptedAtStart }, 'failed the tasks a previous daemon left running');
 
@@ -227,7 +241,7 @@ async function composeDaemon(
     ...(extraPacks.has(TASKS_CONFORMANCE_PACK) ? [erasePack(createTasksTestPack())] : []),
     ...namedPacks(extraPacks),
   ];
-  const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE, { workspaceArgument: true });
+  const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE, { workspaceArgument: true, events });
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
 
   const roomKeyOf = (hello: SessionHello): RoomKey => {
@@ -288,6 +302,13 @@ async function composeDaemon(
   let http: HttpEndpoint | undefined;
   let httpTokenFile: string | null = null;
   let httpToken: string | null = null;
+  // One URI budget for every listen stream of the daemon, socket and HTTP alike.
+  const listenBudget = new ListenBudget({
+    maxUris: options.listenMaxUris,
+    maxMemberships: options.listenMaxMemberships,
+    warn: (message) => logger.warn(message),
+  });
+  const listenOffer = { prompts: catalog.prompts.length > 0, tasks: true };
 
   const config: DaemonConfig = {
     paths,
@@ -305,7 +326,24 @@ async function composeDaemon(
         onInternalError,
         extensions,
       });
-      return { factory, close: () => connection.close() };
+      return {
+        factory,
+        wrapTransport: (transport) => {
+          const listens = new ListenTransport(transport, {
+            router: catalog.events,
+            budget: listenBudget,
+            offer: listenOffer,
+            audience: () => {
+              void openResourceStates(catalog, connection.binding);
+              return { rooms: connection.binding.rooms ?? [], ownerKey: connection.binding.sessionKey };
+            },
+            serverInfo: IDENTITY,
+            log: (level, message) => logger[level](message),
+          });
+          return { transport: listens, closeListens: () => listens.closeAll() };
+        },
+        close: () => connection.close(),
+      };
     },
     describe: () => ({
       httpUrl: http?.url ?? null,
@@ -338,8 +376,8 @@ async function composeDaemon(
         identity: IDENTITY,
         incarnation,
         admission: gate,
-        // List changes and resource updates reach listen streams through the catalog's event bus.
-        bus: catalog.events,
+        listenBudget,
+        tasksServed: true,
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,

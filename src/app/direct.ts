@@ -10,12 +10,14 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
+import { ListenBudget } from '../host/events/listen-budget.js';
+import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
 import { createServerFactory } from '../host/server-factory.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { LineTransport } from '../protocol/line-transport.js';
-import { type RoomKey, Rooms } from '../sessions/rooms.js';
+import { type RoomKey, Rooms, roomId } from '../sessions/rooms.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
 import { createWorkspacePolicy } from '../sessions/workspace-path.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
@@ -32,11 +34,13 @@ export function serveDirect(
   const decisionsFor = (decisionsDir: string | undefined) =>
     erasePack(createDecisionsPack({ decisionsDir, watch: true }));
   const pack = decisionsFor(undefined);
+  // Rooms open only once the catalog exists (the first acquire is below it): each announces to its own room.
+  let catalog: Catalog | undefined;
   const rooms = new Rooms<RoomContents>({
     open: (key) => {
       const packs = new Map<Pack<unknown>, Pack<unknown>>();
       if (key.decisions !== undefined) packs.set(pack, decisionsFor(key.decisions));
-      const workspace = new Workspace(key.root);
+      const workspace = new Workspace(key.root, catalog?.events.announcer(roomId(key)));
       return { workspace, packs, close: () => workspace.close() };
     },
   });
@@ -49,17 +53,17 @@ export function serveDirect(
     httpHoldMs: 0,
     onError: (error, what) => log(`moor: ${what} failed: ${(error as Error)?.stack ?? String(error)}`),
   });
+  catalog = new Catalog(
+    [pack, erasePack(createWorkspaceToolsPack(sessions.manager)), ...namedPacks(packs)],
+    SERVER_PREAMBLE,
+    { workspaceArgument: true },
+  );
   const initial: RoomKey = { root: resolved.root, decisions: resolved.decisionsDir };
   // The workspace is loaded now, so the first line on stderr can say what is served.
   const startup = rooms.acquire(initial);
   log(describeStartup(sessions.roomBinding(startup.room, undefined).stateOf(pack) as DecisionsState));
   const connection = sessions.openConnection(DIRECT_SESSION_KEY, initial).finally(() => startup.release());
 
-  const catalog = new Catalog(
-    [pack, erasePack(createWorkspaceToolsPack(sessions.manager)), ...namedPacks(packs)],
-    SERVER_PREAMBLE,
-    { workspaceArgument: true },
-  );
   const binding = sessions.sessionBinding(DIRECT_SESSION_KEY, undefined, async () => {
     await connection;
   });
@@ -69,13 +73,22 @@ export function serveDirect(
     onInternalError: (error, tool) =>
       log(`moor: tool ${tool} failed: ${(error as Error)?.stack ?? String(error)}`),
   });
+  const router = catalog.events;
+  const transport = new ListenTransport(new LineTransport(process.stdin, process.stdout), {
+    router,
+    budget: new ListenBudget({ warn: (message) => log(`moor: ${message}`) }),
+    offer: { prompts: catalog.prompts.length > 0, tasks: false },
+    audience: () => ({ rooms: binding.rooms ?? [], ownerKey: undefined }),
+    serverInfo: IDENTITY,
+  });
   const handle = serveStdio(factory, {
     legacy: 'serve',
-    transport: new LineTransport(process.stdin, process.stdout),
+    transport,
     onerror: (error) => log(`moor: ${error.message}`),
   });
   return {
     async close() {
+      transport.closeAll();
       await handle.close();
       (await connection).close();
       sessions.close();

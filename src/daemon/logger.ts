@@ -17,6 +17,7 @@
  */
 import fs from 'node:fs';
 import pino, { type Logger } from 'pino';
+import { currentTraceId } from '../protocol/trace-scope.js';
 import { openStateFileOrThrow } from './state.js';
 
 // The daemon's log lines carry a request's trace id the way every hop writes it.
@@ -49,6 +50,26 @@ export function rotateFile(file: string, maxBytes: number): boolean {
   }
   fs.renameSync(file, `${file}.1`);
   return true;
+}
+
+/** ` trace=<id>` on the message too, as the hops' own lines write it, unless the message has it already. */
+function appendTrace(
+  this: Logger,
+  args: Parameters<Logger['info']>,
+  method: (...a: unknown[]) => void,
+): void {
+  const trace = currentTraceId();
+  if (trace !== undefined) {
+    const at = typeof args[0] === 'string' ? 0 : typeof args[1] === 'string' ? 1 : -1;
+    const message = at < 0 ? undefined : (args[at] as string);
+    if (message !== undefined && !message.includes(`trace=${trace}`)) {
+      const copy = [...args] as unknown[];
+      copy[at] = `${message} trace=${trace}`;
+      method.apply(this, copy);
+      return;
+    }
+  }
+  method.apply(this, args as unknown[]);
 }
 
 type Destination = ReturnType<typeof pino.destination>;
@@ -101,7 +122,17 @@ export function createDaemonLog(options: DaemonLogOptions): DaemonLog {
   const streams: pino.StreamEntry[] = [{ stream: destination, level: 'trace' }];
   if (options.stderr) streams.push({ stream: process.stderr, level: 'trace' });
   const logger = pino(
-    { level: options.level ?? 'info', base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime },
+    {
+      level: options.level ?? 'info',
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // A line written while a request runs names its trace (the id only: tracestate and baggage stay private).
+      mixin: () => {
+        const trace = currentTraceId();
+        return trace === undefined ? {} : { trace };
+      },
+      hooks: { logMethod: appendTrace },
+    },
     pino.multistream(streams),
   );
   const rotateIfNeeded = () => {

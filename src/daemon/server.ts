@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import type { McpServerFactory } from '@modelcontextprotocol/server';
+import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import { MoorError } from '../errors.js';
@@ -35,6 +35,11 @@ const HELLO_TIMEOUT_MS = 10_000;
 
 export interface SessionOpening {
   readonly factory: McpServerFactory;
+  /**
+   * Wraps the connection's transport before the SDK serves it (listen
+   * streams are served there); `closeListens` ends them gracefully at shutdown.
+   */
+  wrapTransport?(transport: Transport): { readonly transport: Transport; closeListens(): void };
   /** Called once when the connection ends. */
   close(): void;
 }
@@ -61,6 +66,7 @@ export interface SocketServerOptions {
 interface Connection {
   readonly socket: net.Socket;
   readonly transport: GatedTransport;
+  readonly closeListens: () => void;
   readonly handle: { close(): Promise<void> };
   readonly sessionKey: string;
 }
@@ -219,12 +225,19 @@ export class SocketServer {
       log,
       this.#options.onRequestFinished,
     );
+    const wrapped = opening.wrapTransport?.(transport);
     const handle = serveStdio(opening.factory, {
       legacy: 'serve',
-      transport,
+      transport: wrapped?.transport ?? transport,
       onerror: (error) => log.debug({ err: error }, 'mcp connection error'),
     });
-    const connection: Connection = { socket, transport, handle, sessionKey: hello.sessionKey };
+    const connection: Connection = {
+      socket,
+      transport,
+      closeListens: () => wrapped?.closeListens(),
+      handle,
+      sessionKey: hello.sessionKey,
+    };
     this.#connections.add(connection);
     log.info({ client: hello.client, workspace: hello.workspace }, 'session connected');
     let closed = false;
@@ -294,6 +307,7 @@ export class SocketServer {
     await Promise.all(
       [...this.#connections].map(async (connection) => {
         await connection.transport.interruptAll(message);
+        connection.closeListens();
         await connection.handle.close().catch(() => {});
         connection.socket.end();
       }),

@@ -4,11 +4,19 @@
  * direct stdio server has exactly one; the daemon makes one per socket
  * connection or request from its rooms.
  */
-import type { Pack } from './pack.js';
+import type { Pack, RoomAnnouncer } from './pack.js';
 
 export interface Binding {
   readonly workspaceRoot: string;
   readonly sessionKey: string | undefined;
+  /**
+   * The rooms whose change events this binding's connection hears, the
+   * active one first (announcements made during a request go there). Absent:
+   * the binding hears nothing and announces nothing.
+   */
+  readonly rooms?: readonly string[];
+  /** True when `rooms` changes while the binding lives (a session's): listeners ask it at each event. */
+  readonly roomsChange?: boolean;
   /** The pack's state for this workspace, opened on first use. */
   stateOf<S>(pack: Pack<S>): S;
   /**
@@ -37,11 +45,20 @@ export function selectBinding(binding: Binding, named: string | undefined): Prom
 export class Workspace {
   readonly #states = new Map<Pack<unknown>, unknown>();
 
-  constructor(readonly root: string) {}
+  readonly #announce: RoomAnnouncer | undefined;
+
+  constructor(
+    readonly root: string,
+    announce?: RoomAnnouncer,
+  ) {
+    this.#announce = announce;
+  }
 
   stateOf<S>(pack: Pack<S>): S {
     if (!this.#states.has(pack as Pack<unknown>)) {
-      this.#states.set(pack as Pack<unknown>, pack.open({ root: this.root }));
+      const info =
+        this.#announce === undefined ? { root: this.root } : { root: this.root, announce: this.#announce };
+      this.#states.set(pack as Pack<unknown>, pack.open(info));
     }
     return this.#states.get(pack as Pack<unknown>) as S;
   }
@@ -51,7 +68,12 @@ export class Workspace {
     this.#states.clear();
   }
 
-  bind(sessionKey: string | undefined): Binding {
-    return { workspaceRoot: this.root, sessionKey, stateOf: (pack) => this.stateOf(pack) };
+  bind(sessionKey: string | undefined, rooms?: readonly string[]): Binding {
+    return {
+      workspaceRoot: this.root,
+      sessionKey,
+      ...(rooms === undefined ? {} : { rooms }),
+      stateOf: (pack) => this.stateOf(pack),
+    };
   }
 }

@@ -4,15 +4,10 @@
  * lexicographic order (the 2026-07-28 revision asks for a deterministic order;
  * the SDK's own registry would put integer-like names first).
  */
-import {
-  InMemoryServerEventBus,
-  type ListResourceTemplatesResult,
-  type Prompt,
-  type ServerEventBus,
-  type Tool,
-} from '@modelcontextprotocol/server';
+import type { ListResourceTemplatesResult, Prompt, Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { MoorError } from '../errors.js';
+import { EventRouter } from './events/router.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 import { SkillShelf } from './skills.js';
 
@@ -31,6 +26,12 @@ export interface CatalogOptions {
    * never sees it). On wherever the workspace tools are served.
    */
   readonly workspaceArgument?: boolean;
+  /**
+   * The router its change events go through, when it must exist before the
+   * catalog does (rooms and the task feed are composed before the packs
+   * that need them). Default: a router of its own.
+   */
+  readonly events?: EventRouter;
 }
 
 /** The name of the host-level argument that picks a connected workspace for one call. */
@@ -74,11 +75,12 @@ export class Catalog {
    */
   readonly leanSafe: boolean;
   /**
-   * The process's change events (list changed, resource updated): packs
-   * publish through HostContext, the HTTP endpoint's listen streams and the
-   * pinned stdio instances consume them.
+   * The process's change events (list changed, resource updated), routed by
+   * room, and task status changes, routed by owner: packs publish through
+   * their room's announcer or HostContext; listen streams and 2025
+   * connections subscribe for the rooms their binding holds.
    */
-  readonly events: ServerEventBus;
+  readonly events: EventRouter;
   readonly #byName: ReadonlyMap<string, CatalogTool>;
   readonly #prompts: ReadonlyMap<string, CatalogPrompt>;
 
@@ -136,7 +138,7 @@ export class Catalog {
     this.#prompts = new Map([...prompts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     this.prompts = [...this.#prompts.values()].map((p) => p.wire);
     this.instructions = [preamble, ...packs.map((p) => p.instructions)].join('\n\n');
-    this.events = new InMemoryServerEventBus();
+    this.events = options.events ?? new EventRouter();
   }
 
   prompt(name: string): CatalogPrompt | undefined {

@@ -2,30 +2,38 @@
  * HostContext for one request: logging through the SDK's per-request logger
  * (2026-07-28: only when the envelope carries a logLevel; 2025: filtered by
  * logging/setLevel), the client's declared capabilities, and change
- * announcements published on the catalog's event bus.
+ * announcements published to the binding's room.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type Server,
   type ServerContext,
-  type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import type { HostContext, ListKind } from './pack.js';
+import type { Binding } from './binding.js';
+import type { EventRouter } from './events/router.js';
+import type { HostContext } from './pack.js';
 
-export function hostContext(server: Server, ctx: ServerContext, events: ServerEventBus): HostContext {
+/** Announcements made during a request go to the binding's active room (nowhere when it has none). */
+export function hostContext(
+  server: Server,
+  ctx: ServerContext,
+  events: EventRouter,
+  binding: Binding,
+): HostContext {
+  const room = binding.rooms?.[0];
   return {
     log: (level, data) => ctx.mcpReq.log(level, data),
     get clientCapabilities() {
       return clientCapabilitiesOf(server, ctx);
     },
-    listChanged: (list) => announceListChanged(events, list),
-    resourceUpdated: (uri) => events.publish({ kind: 'resource_updated', uri }),
+    listChanged: (list) => {
+      if (room !== undefined) events.announcer(room).listChanged(list);
+    },
+    resourceUpdated: (uri) => {
+      if (room !== undefined) events.announcer(room).resourceUpdated(uri);
+    },
   };
-}
-
-export function announceListChanged(events: ServerEventBus, list: ListKind): void {
-  events.publish({ kind: `${list}_list_changed` });
 }
 
 /** The envelope's clientCapabilities on 2026-07-28; the initialize-declared ones on a 2025 connection. */

@@ -176,8 +176,16 @@ export interface SkillDefinition {
   readonly files?: Readonly<Record<string, string>>;
 }
 
+/** How a pack state announces its workspace's changes (delivered to the connections bound to it). */
+export interface RoomAnnouncer {
+  listChanged(list: ListKind): void;
+  resourceUpdated(uri: string): void;
+}
+
 export interface WorkspaceInfo {
   readonly root: string;
+  /** Announces this workspace's changes; absent where nobody could hear them (one-shot CLI calls). */
+  readonly announce?: RoomAnnouncer;
 }
 
 export interface Pack<S> {

@@ -70,7 +70,7 @@ async function getPrompt(
     state: target.stateOf(entry.pack),
     workspaceRoot: target.workspaceRoot,
     signal: reqCtx.mcpReq.signal,
-    host: hostContext(server, reqCtx, catalog.events),
+    host: hostContext(server, reqCtx, catalog.events, binding),
     requestInput: channel.requestInput,
   };
   try {

@@ -71,6 +71,22 @@ export async function listResources(
   return result;
 }
 
+/**
+ * Opens the states of the binding's active workspace for every resource
+ * family: a client that subscribes to resources before reading any must
+ * still hear of their changes, and a pack only watches its workspace once its
+ * state is open. A session with no usable active workspace has nothing to open.
+ */
+export async function openResourceStates(catalog: Catalog, binding: Binding): Promise<void> {
+  let selected: Binding;
+  try {
+    selected = await selectBinding(binding, undefined);
+  } catch {
+    return;
+  }
+  for (const { pack } of catalog.resourceFamilies) selected.stateOf(pack);
+}
+
 export async function readResource(
   catalog: Catalog,
   binding: Binding,

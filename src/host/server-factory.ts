@@ -16,13 +16,15 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
+import { traceIdOf } from '../protocol/trace.js';
+import { runWithTrace } from '../protocol/trace-scope.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
 import { installPrompts } from './prompts.js';
-import { listResources, readResource } from './resources.js';
+import { listResources, openResourceStates, readResource } from './resources.js';
 import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
 import { callTool } from './tool-call.js';
@@ -136,7 +138,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
       return callTool(catalog, binding, request.params, {
         signal: reqCtx.mcpReq.signal,
         onInternalError: options.onInternalError,
-        host: hostContext(server, reqCtx, catalog.events),
+        host: hostContext(server, reqCtx, catalog.events, binding),
         requestInput: channel.requestInput,
         progress: async (progress, total, message) => {
           if (progressToken === undefined) return;
@@ -169,10 +171,11 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     if (catalog.skills.size > 0)
       installSkills(server, catalog.skills, ctx.era === 'legacy' ? undefined : CATALOG_CACHE_HINT);
     const subscribed = new Set<string>();
-    if (ctx.era === 'legacy') installLegacySubscriptions(server, subscribed);
-    // Connections (stdio, socket) follow the process's change events; HTTP listen streams read the bus themselves.
+    if (ctx.era === 'legacy')
+      installLegacySubscriptions(server, subscribed, () => openResourceStates(catalog, binding));
+    // 2025 connections (stdio, socket) follow their rooms; listen streams subscribe themselves.
     if (ctx.requestInfo === undefined) {
-      followEvents(server, ctx, catalog.events, subscribed);
+      followEvents(server, ctx, catalog.events, binding, subscribed);
       followToolChanges(server, binding);
     }
     for (const extension of extensions) extension.install?.(server, binding, ctx);
@@ -208,8 +211,11 @@ function followToolChanges(server: Server, binding: Binding): void {
 class HostServer extends Server {
   protected override _wrapHandler(
     method: string,
-    handler: Parameters<Server['_wrapHandler']>[1],
+    given: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {
+    // The request's trace id is the scope of everything its handler does (logs, tasks it starts).
+    const handler: typeof given = (request, ctx) =>
+      runWithTrace(traceIdOf(request), () => given(request, ctx));
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);

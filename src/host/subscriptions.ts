@@ -1,21 +1,30 @@
 /**
- * Change delivery to connections that outlive a request (stdio, the daemon's
- * socket hop), and the 2025 resources/subscribe and resources/unsubscribe
- * handlers (McpServer does not register them; we declare
- * `resources.subscribe`).
+ * Change delivery to 2025 connections that outlive a request (direct stdio,
+ * the daemon's socket hop), and the 2025 resources/subscribe and
+ * resources/unsubscribe handlers (McpServer does not register them; we
+ * declare `resources.subscribe`).
  *
- * A pinned instance follows the catalog's event bus once connected and
- * turns each event into its own send*ListChanged / sendResourceUpdated: on a
- * 2025 connection these go out as unsolicited notifications (resource
- * updates only for subscribed URIs); on a 2026-07-28 connection the SDK's
- * listen router delivers them to the subscriptions that asked. Over HTTP the
- * endpoint's listen streams read the same bus directly, so per-request
- * instances do not follow it.
+ * A legacy-pinned instance follows the events of the rooms its binding
+ * holds once connected and sends each as an unsolicited notification
+ * (resource updates only for subscribed URIs). A connection whose
+ * initialize declared the tasks extension also hears `notifications/tasks`
+ * for its own session's tasks. 2026-07-28 connections hear nothing
+ * unsolicited: their listen streams (events/stdio-listens.ts) subscribe
+ * themselves.
  */
-import type { McpRequestContext, Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
+import type { McpRequestContext, Server, ServerEvent } from '@modelcontextprotocol/server';
+import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
+import type { Binding } from './binding.js';
+import type { EventRouter, TaskStatusEvent } from './events/router.js';
 
-export function installLegacySubscriptions(server: Server, subscribed: Set<string>): void {
+/** `onSubscribe` runs before each subscription (the binding's resource states must be open to hear changes). */
+export function installLegacySubscriptions(
+  server: Server,
+  subscribed: Set<string>,
+  onSubscribe: () => void,
+): void {
   server.setRequestHandler('resources/subscribe', (request) => {
+    onSubscribe();
     subscribed.add(request.params.uri);
     return {};
   });
@@ -25,34 +34,67 @@ export function installLegacySubscriptions(server: Server, subscribed: Set<strin
   });
 }
 
-/** After connect, forwards the bus's events to this instance until its transport closes. */
+/** After connect, forwards the binding's room events (and its tasks' status) until the transport closes. */
 export function followEvents(
   server: Server,
   ctx: McpRequestContext,
-  events: ServerEventBus,
+  events: EventRouter,
+  binding: Binding,
   subscribed: ReadonlySet<string>,
 ): void {
+  if (ctx.era !== 'legacy') return;
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     await connect(transport);
-    const unsubscribe = events.subscribe((event) => {
-      if (server.transport === undefined) {
-        unsubscribe();
-        return;
-      }
-      deliver(server, ctx, event, subscribed).catch(() => {
-        // The connection is going away; the next event unsubscribes.
-      });
-    });
+    const stops: Array<() => void> = [];
+    const stop = () => {
+      for (const s of stops.splice(0)) s();
+    };
+    const live = () => {
+      if (server.transport !== undefined) return true;
+      stop();
+      return false;
+    };
+    // A session's rooms change as it switches workspaces: ask the binding at each event.
+    const hear = (event: ServerEvent) => {
+      if (live()) deliver(server, event, subscribed).catch(() => {});
+    };
+    stops.push(
+      binding.roomsChange === true
+        ? events.subscribeAll((event, roomId) => {
+            if ((binding.rooms ?? []).includes(roomId)) hear(event);
+          })
+        : events.subscribe(binding.rooms ?? [], hear),
+    );
+    const owner = binding.sessionKey;
+    if (owner !== undefined) {
+      stops.push(
+        events.subscribeTasks(owner, (event) => {
+          if (live() && declaresTasks(server)) deliverTask(server, event).catch(() => {});
+        }),
+      );
+    }
+    const onclose = transport.onclose;
+    transport.onclose = () => {
+      stop();
+      onclose?.();
+    };
   };
 }
 
-function deliver(
-  server: Server,
-  ctx: McpRequestContext,
-  event: ServerEvent,
-  subscribed: ReadonlySet<string>,
-): Promise<void> {
+function declaresTasks(server: Server): boolean {
+  const extensions = server.getClientCapabilities()?.extensions as Record<string, unknown> | undefined;
+  return extensions?.[TASKS_EXTENSION_ID] !== undefined;
+}
+
+function deliverTask(server: Server, event: TaskStatusEvent): Promise<void> {
+  return server.notification({
+    method: 'notifications/tasks',
+    params: event.detailed,
+  } as unknown as Parameters<Server['notification']>[0]);
+}
+
+function deliver(server: Server, event: ServerEvent, subscribed: ReadonlySet<string>): Promise<void> {
   switch (event.kind) {
     case 'tools_list_changed':
       return server.sendToolListChanged();
@@ -61,7 +103,7 @@ function deliver(
     case 'resources_list_changed':
       return server.sendResourceListChanged();
     case 'resource_updated':
-      if (ctx.era === 'legacy' && !subscribed.has(event.uri)) return Promise.resolve();
+      if (!subscribed.has(event.uri)) return Promise.resolve();
       return server.sendResourceUpdated({ uri: event.uri });
   }
 }

@@ -18,10 +18,12 @@
  */
 import http, { type ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type ServerEventBus } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import type { Catalog } from '../host/catalog.js';
+import { ListenBudget } from '../host/events/listen-budget.js';
+import { openResourceStates } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import type { Incarnation } from '../protocol/hello.js';
 import { Exchanges } from './exchange.js';
@@ -36,6 +38,7 @@ import {
   effectiveMaxConnections,
   KEEP_ALIVE_TIMEOUT_MS,
 } from './limits.js';
+import { HttpListens } from './listen.js';
 import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
 import { type HttpLog, sendJson } from './wire.js';
 
@@ -65,11 +68,12 @@ export interface HttpEndpointOptions extends Binder {
   readonly headersTimeoutMs?: number | undefined;
   readonly requestTimeoutMs?: number | undefined;
   /**
-   * Where list-changed and resource-updated events come from for
-   * `subscriptions/listen` streams (publish `{ kind: 'tools_list_changed' }`,
-   * `{ kind: 'resource_updated', uri }`, …). Default: a private in-memory bus.
+   * The URI budget of listen streams (shared with the socket's, one per
+   * daemon). Default: a budget of this endpoint's own with the default bounds.
    */
-  readonly bus?: ServerEventBus;
+  readonly listenBudget?: ListenBudget;
+  /** Tasks are served (the tasks extension is among `extensions`): listen streams honour `taskIds`. */
+  readonly tasksServed?: boolean;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
 }
@@ -122,7 +126,6 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     responseMode: 'auto',
     keepAliveMs,
     maxRequestBodySize: MAX_BODY,
-    ...(options.bus !== undefined ? { bus: options.bus } : {}),
     onerror: (error) => log('info', `http: ${error.message}`),
   });
   // 2025-era traffic: moor's stateless legacy leg (legacy-leg.ts), which routes posted
@@ -144,7 +147,21 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
           onInternalError: options.onInternalError,
           log,
         });
+  // Listen streams hear the catalog's router: their binding's rooms, their session's tasks.
+  const listens = new HttpListens({
+    router: options.catalog.events,
+    budget: options.listenBudget ?? new ListenBudget({ warn: (message) => log('warn', `http: ${message}`) }),
+    offer: {
+      prompts: options.catalog.prompts.length > 0,
+      tasks: options.tasksServed === true,
+    },
+    serverInfo: options.identity,
+    keepAliveMs,
+    log,
+    prepare: (binding) => openResourceStates(options.catalog, binding),
+  });
   const exchanges = new Exchanges({
+    listens,
     sdk: toNodeHandler(sdk, {
       maxRequestBodySize: MAX_BODY,
       onerror: (error) =>
@@ -202,6 +219,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
         await exchanges.whenIdle(graceMs);
         exchanges.interruptWork(graceMs);
         // Listen streams end with their graceful result; any SDK exchange left is aborted.
+        listens.closeAll();
         await sdk.close();
         const deadline = Date.now() + FLUSH_MS;
         while (exchanges.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));

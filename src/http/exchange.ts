@@ -15,8 +15,10 @@ import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
 import { withTrace } from '../protocol/trace.js';
+import { runWithTrace } from '../protocol/trace-scope.js';
 import type { AdmittedRequest } from './intake.js';
 import type { LeanExchange, LeanPath } from './lean.js';
+import type { HttpListens } from './listen.js';
 import {
   dispatchErrorBody,
   echoableId,
@@ -38,6 +40,8 @@ export interface ExchangeOptions {
   /** The lean path, or undefined when it is off. */
   readonly lean: LeanPath | undefined;
   readonly log: HttpLog;
+  /** moor's own listen streams (well-formed 2026-07-28 subscriptions/listen). */
+  readonly listens?: HttpListens;
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
 }
 
@@ -47,6 +51,7 @@ export class Exchanges {
   readonly #sdk: NodeMcpRequestHandler;
   readonly #lean: LeanPath | undefined;
   readonly #log: HttpLog;
+  readonly #listens: HttpListens | undefined;
   readonly #onRoute: ExchangeOptions['onRoute'];
   /** Woken when the last working exchange ends while close() waits for it. */
   #idleWaiters: Array<() => void> = [];
@@ -55,6 +60,7 @@ export class Exchanges {
     this.#sdk = options.sdk;
     this.#lean = options.lean;
     this.#log = options.log;
+    this.#listens = options.listens;
     this.#onRoute = options.onRoute;
   }
 
@@ -70,8 +76,16 @@ export class Exchanges {
     return n;
   }
 
-  /** Answers an admitted POST: registers it, then the lean path or the SDK handler. */
+  /**
+   * Answers an admitted POST: registers it, then moor's listen stream, the
+   * lean path or the SDK handler, inside the request's trace scope (every
+   * log line its work writes names the trace).
+   */
   serve(req: IncomingMessage, res: ServerResponse, request: AdmittedRequest): void {
+    runWithTrace(request.trace, () => this.#serve(req, res, request));
+  }
+
+  #serve(req: IncomingMessage, res: ServerResponse, request: AdmittedRequest): void {
     if (request.cancellation) {
       this.#cancelMatching(
         (request.parsed as { params?: unknown }).params,
@@ -81,6 +95,20 @@ export class Exchanges {
     const exchange = new Exchange(res, request);
     this.#live.add(exchange);
     res.once('close', () => this.#ended(exchange));
+    const listen = request.listen ? this.#listens?.plan(req.headers, request.parsed) : undefined;
+    if (listen !== undefined && this.#listens !== undefined) {
+      let binding: Binding;
+      try {
+        binding = exchange.binding();
+      } catch (error) {
+        const refusal = error instanceof MoorError ? error : new MoorError('INTERNAL', 'no binding');
+        const { code, message, data } = refusal.toJsonRpc();
+        sendJson(res, refusal.spec.http, dispatchErrorBody(listen.id, code, message, data));
+        return;
+      }
+      this.#listens.serve(res, listen, binding);
+      return;
+    }
     const lean = this.#lean;
     const plan =
       lean !== undefined && request.parsed !== undefined ? lean.plan(req.headers, request.parsed) : undefined;
@@ -126,6 +154,12 @@ export class Exchanges {
 
   #ended(exchange: Exchange): void {
     this.#live.delete(exchange);
+    const { method, id, trace, listen } = exchange.request;
+    if (!listen && exchange.res.writableFinished) {
+      // Answered requests are logged at debug, as on the socket.
+      const ms = Math.round((performance.now() - exchange.started) * 1000) / 1000;
+      this.#log('debug', withTrace(`http: ${method ?? 'request'} ok`, trace), { method, id, ms });
+    }
     exchange.request.release();
     if (!exchange.res.writableFinished) exchange.abort();
     if (this.#idleWaiters.length > 0 && this.workCount() === 0) {
@@ -196,6 +230,7 @@ export class Exchanges {
 class Exchange implements LeanExchange {
   readonly res: ServerResponse;
   readonly request: AdmittedRequest;
+  readonly started = performance.now();
   #controller: AbortController | undefined;
   #hijacked = false;
   /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */

@@ -10,7 +10,7 @@ export type JsonRpcId = string | number;
 
 /** The endpoint's log, as the daemon hands it over (pino underneath; http never imports it). */
 export type HttpLog = (
-  level: 'info' | 'warn' | 'error',
+  level: 'debug' | 'info' | 'warn' | 'error',
   message: string,
   fields?: Record<string, unknown>,
 ) => void;

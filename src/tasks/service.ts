@@ -23,6 +23,7 @@ import { ProtocolError } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors.js';
 import { protocolError } from '../host/protocol-error.js';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
+import { captureTrace } from '../protocol/trace-scope.js';
 import type { TaskError, TaskRecord, TaskStore } from '../store/task-store.js';
 import { RUNNING_STATUSES, ttlMsOf } from '../store/task-store.js';
 import { DEFAULT_RETENTION_MS } from './defaults.js';
@@ -187,24 +188,32 @@ export class TaskService {
       lastMessage: task.statusMessage,
     };
     this.#runtimes.set(task.id, runtime);
+    // The work keeps the trace of the call that created the task, however long it runs.
+    const inCallerTrace = captureTrace();
     const env: TaskWorkEnvironment = {
       taskId: task.id,
       signal: runtime.controller.signal,
       progress: async (progress, total, message) => this.#progress(runtime, progress, total, message),
       requestInput: (requests) => this.#requestInput(runtime, requests),
     };
-    setImmediate(() => {
-      let settled: Promise<unknown>;
-      try {
-        settled = Promise.resolve(work(env));
-      } catch (error) {
-        settled = Promise.reject(error);
-      }
-      settled.then(
-        (result) => this.#settle(runtime, { result }),
-        (error: unknown) => this.#settle(runtime, { error }),
-      );
-    });
+    setImmediate(() => inCallerTrace(() => this.#run(runtime, env, work)));
+  }
+
+  #run(
+    runtime: Runtime,
+    env: TaskWorkEnvironment,
+    work: (env: TaskWorkEnvironment) => Promise<unknown>,
+  ): void {
+    let settled: Promise<unknown>;
+    try {
+      settled = Promise.resolve(work(env));
+    } catch (error) {
+      settled = Promise.reject(error);
+    }
+    settled.then(
+      (result) => this.#settle(runtime, { result }),
+      (error: unknown) => this.#settle(runtime, { error }),
+    );
   }
 
   /** Commits the waiting terminal writes in one transaction. */

@@ -15,10 +15,15 @@ import { DEFAULT_GRACE_MS } from '../../src/daemon/daemon.js';
 import { MoorError } from '../../src/errors.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../../src/host/admission.js';
 import {
+  DEFAULT_LISTEN_MAX_MEMBERSHIPS,
+  DEFAULT_LISTEN_MAX_URIS,
+} from '../../src/host/events/listen-budget.js';
+import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from '../../src/http/limits.js';
+
 import {
   DAEMON_RUN_FLAGS,
   type DaemonRunFlags,
@@ -46,6 +51,8 @@ describe('daemonRunArgs', () => {
       maxInFlight: 7,
       graceMs: 0,
       roomKeepaliveMs: 1500,
+      listenMaxUris: 3,
+      listenMaxMemberships: 9,
       logLevel: 'debug',
       http: '[::1]:0',
       tokenFile: '/etc/moor/token',
@@ -70,6 +77,8 @@ describe('daemonRunArgs', () => {
       maxInFlight: 1,
       graceMs: 1,
       roomKeepaliveMs: 1,
+      listenMaxUris: 1,
+      listenMaxMemberships: 1,
       logLevel: 'info',
       http: true,
       maxConnections: 1,
@@ -163,6 +172,8 @@ describe('defaults', () => {
       maxInFlight: DEFAULT_MAX_IN_FLIGHT,
       graceMs: DEFAULT_GRACE_MS,
       roomKeepaliveMs: DEFAULT_ROOM_KEEPALIVE_MS,
+      listenMaxUris: DEFAULT_LISTEN_MAX_URIS,
+      listenMaxMemberships: DEFAULT_LISTEN_MAX_MEMBERSHIPS,
       logLevel: 'info',
       http: DEFAULT_HTTP_ADDRESS,
       maxConnections: DEFAULT_MAX_CONNECTIONS,

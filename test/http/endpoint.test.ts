@@ -4,7 +4,6 @@
  * the moor headers, SSE keep-alive, listen streams and graceful close.
  */
 import http from 'node:http';
-import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MoorError } from '../../src/errors.js';
 import { AdmissionGate } from '../../src/host/admission.js';
@@ -338,9 +337,8 @@ describe('admission', () => {
 });
 
 describe('list-changed events', () => {
-  it('an event published on the bus reaches the listen streams that asked for it', async () => {
-    const bus = new InMemoryServerEventBus();
-    const s = await launch({ bus });
+  it("an event published for the binding's room reaches the listen streams that asked for it", async () => {
+    const s = await launch();
     const listen = await fetch(s.url, {
       method: 'POST',
       headers: { ...JSON_CT, ...modernHeaders('subscriptions/listen') },
@@ -352,7 +350,7 @@ describe('list-changed events', () => {
     const decoder = new TextDecoder();
     let seen = decoder.decode((await reader?.read())?.value);
     expect(seen).toContain('notifications/subscriptions/acknowledged');
-    bus.publish({ kind: 'tools_list_changed' });
+    fx.catalog.events.publish(E2E_WORKSPACE, { kind: 'tools_list_changed' });
     while (!seen.includes('notifications/tools/list_changed')) {
       const chunk = await reader?.read();
       if (!chunk || chunk.done) break;

@@ -170,7 +170,7 @@ export function fixture(): Fixture {
   const workspaceFor = (root: string) => {
     let ws = workspaces.get(root);
     if (!ws) {
-      ws = new Workspace(root);
+      ws = new Workspace(root, catalog.events.announcer(root));
       workspaces.set(root, ws);
     }
     return ws;
@@ -186,7 +186,8 @@ export function fixture(): Fixture {
       if (!path.resolve(root).startsWith(path.dirname(E2E_WORKSPACE))) {
         throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace ${root} is outside the allowed roots.`);
       }
-      return workspaceFor(root).bind(sessionKey);
+      // The room id is the root: each workspace's events reach its own requests only.
+      return workspaceFor(root).bind(sessionKey, [root]);
     },
     close() {
       for (const ws of workspaces.values()) ws.close();

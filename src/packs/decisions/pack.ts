@@ -36,9 +36,11 @@ export function createDecisionsPack(options: DecisionsOptions): Pack<DecisionsSt
     ],
     resources: [decisionResources],
     skills: [consultDecisionsSkill],
-    open: (workspace) => openDecisions(workspace.root, options),
+    open: (workspace) => openDecisions(workspace.root, options, workspace.announce),
     close: (state) => {
-      if (state.kind === 'loaded') state.corpus.close();
+      if (state.kind !== 'loaded') return;
+      state.announcer?.close();
+      state.corpus.close();
     },
   });
 }

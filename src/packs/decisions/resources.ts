@@ -11,7 +11,12 @@ import { corpusOf } from './state.js';
 const PREFIX = 'decision:///';
 
 export function decisionUri(decision: Decision): string {
-  return PREFIX + decision.corpusPath.split('/').map(encodeURIComponent).join('/');
+  return decisionUriOf(decision.corpusPath);
+}
+
+/** The URI of the decision at a corpus-relative path. */
+export function decisionUriOf(corpusPath: string): string {
+  return PREFIX + corpusPath.split('/').map(encodeURIComponent).join('/');
 }
 
 export const decisionResources: ResourceFamily<DecisionsState> = {

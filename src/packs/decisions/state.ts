@@ -3,9 +3,12 @@
  * none was found) and its live, watched index.
  */
 import { MoorError, type MoorErrorCode, ToolError } from '../../errors.js';
+import type { RoomAnnouncer } from '../../host/pack.js';
+import { type AnnounceTimer, ChangeAnnouncer } from './announce.js';
 import type { Corpus } from './corpus/corpus.js';
 import { loadCorpus } from './corpus/corpus.js';
 import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
+import { decisionUriOf } from './resources.js';
 
 export interface DecisionsOptions {
   /** `--decisions DIR`, already resolved to an absolute path. */
@@ -14,6 +17,10 @@ export interface DecisionsOptions {
   readonly watch: boolean;
   /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
   readonly allowWrites?: boolean | undefined;
+  /** How long a burst of file changes must be quiet before it is announced (default 100 ms). */
+  readonly announceDebounceMs?: number | undefined;
+  /** The announcements' timer (tests). */
+  readonly announceTimer?: AnnounceTimer | undefined;
 }
 
 /** Why a corpus cannot be loaded at all (problems with single records are reported, never thrown). */
@@ -24,15 +31,47 @@ const UNLOADABLE_CORPUS: ReadonlySet<MoorErrorCode> = new Set([
 ]);
 
 export type DecisionsState =
-  | { readonly kind: 'loaded'; readonly root: string; readonly corpusDir: string; readonly corpus: Corpus }
+  | {
+      readonly kind: 'loaded';
+      readonly root: string;
+      readonly corpusDir: string;
+      readonly corpus: Corpus;
+      /** Present when the workspace's changes are announced. */
+      readonly announcer?: ChangeAnnouncer;
+    }
   | { readonly kind: 'missing'; readonly root: string; readonly message: string };
 
-export function openDecisions(root: string, options: DecisionsOptions): DecisionsState {
+export function openDecisions(
+  root: string,
+  options: DecisionsOptions,
+  announce?: RoomAnnouncer,
+): DecisionsState {
   const found = findCorpusDir(root, options.decisionsDir);
   if (!found) return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
+  // Every refresh's changes (the watcher's, and draft_decision's own) are announced once, per burst.
+  const announcer =
+    announce === undefined
+      ? undefined
+      : new ChangeAnnouncer({
+          announce,
+          uriOf: decisionUriOf,
+          debounceMs: options.announceDebounceMs,
+          timer: options.announceTimer,
+        });
   try {
-    const corpus = loadCorpus({ workspaceRoot: root, corpusDir: found.dir, watch: options.watch });
-    return { kind: 'loaded', root, corpusDir: found.dir, corpus };
+    const corpus = loadCorpus({
+      workspaceRoot: root,
+      corpusDir: found.dir,
+      watch: options.watch,
+      ...(announcer === undefined ? {} : { onChange: (changes) => announcer.note(changes) }),
+    });
+    return {
+      kind: 'loaded',
+      root,
+      corpusDir: found.dir,
+      corpus,
+      ...(announcer === undefined ? {} : { announcer }),
+    };
   } catch (error) {
     // A folder that vanished or points outside the workspace is a configuration problem the agent can report, not a crash.
     if (!(error instanceof MoorError && UNLOADABLE_CORPUS.has(error.code))) throw error;

@@ -2,7 +2,7 @@
  * A test-only pack, loaded by the daemon when MOOR_TEST_PACK=1: slow tools for
  * exercising admission, shutdown and the proxy's restart rules. `slow_write`
  * is deliberately not read-only, so a proxy must never replay it; `slow_read`
- * is, so a proxy may.
+ * is, so a proxy may. `broken_tool` fails like a defect (the log tests).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -48,11 +48,27 @@ const slowRead = defineTool<TestingState, typeof input, typeof output>({
   handler: (args, ctx) => work(args, ctx.signal),
 });
 
+const brokenInput = z.strictObject({});
+const broken = defineTool<TestingState, typeof brokenInput, typeof output>({
+  name: 'broken_tool',
+  title: 'Broken tool (test)',
+  description: 'Test only: fails the way a defect would (an unexpected exception), for the log tests.',
+  input: brokenInput,
+  output,
+  annotations: { title: 'Broken tool (test)', readOnlyHint: true, openWorldHint: false },
+  handler: () => {
+    // A defect, not a failure moor raises on purpose: reading a property of nothing.
+    const missing = undefined as unknown as { value: { result: never } };
+    return missing.value.result;
+  },
+});
+
 export function createTestingPack(): Pack<TestingState> {
   return definePack<TestingState>({
     name: 'testing',
-    instructions: 'Testing: slow_read and slow_write exist only in test runs (MOOR_TEST_PACK=1).',
-    tools: [slowRead, slowWrite],
+    instructions:
+      'Testing: slow_read, slow_write and broken_tool exist only in test runs (MOOR_TEST_PACK=1).',
+    tools: [broken, slowRead, slowWrite],
     resources: [],
     open: () => ({}),
   });

@@ -41,6 +41,15 @@ export interface LoadOptions {
    * container file systems, a folder replaced twice in a row.
    */
   readonly recheckMs?: number | undefined;
+  /** Told which records a refresh added, changed or removed (never for the first load). */
+  readonly onChange?: ((changes: CorpusChanges) => void) | undefined;
+}
+
+/** Corpus-relative paths of the decisions one refresh added, changed and removed. */
+export interface CorpusChanges {
+  readonly added: readonly string[];
+  readonly changed: readonly string[];
+  readonly removed: readonly string[];
 }
 
 export const DEFAULT_RECHECK_MS = 30_000;
@@ -65,6 +74,8 @@ export class Corpus {
   private identity: string | null;
   private recheck: NodeJS.Timeout | null = null;
   private readonly refreshed = new Set<(stats: RefreshStats) => void>();
+  /** Set once the first load has settled: a cold load is no change. */
+  private onChange: ((changes: CorpusChanges) => void) | undefined;
 
   constructor(options: LoadOptions) {
     const root = realpathOrNull(options.workspaceRoot);
@@ -107,6 +118,7 @@ export class Corpus {
     const { dirs } = this.rescan();
     this.governance = this.settle().governance;
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
+    this.onChange = options.onChange;
   }
 
   get decisions(): readonly Decision[] {
@@ -313,6 +325,7 @@ export class Corpus {
   private settle(): { stats: RefreshStats; governance: Governance } {
     const batch = this.store.takeBatch();
     const changed = batch.added.length + batch.removed.length > 0;
+    if (changed && this.onChange !== undefined) this.onChange(changesOf(batch.added, batch.removed));
     if (changed || this.derived.decisions.length === 0) {
       this.derived.update(batch.removed, batch.added, this.store.problems(), this.store.size);
       this.governance = new Governance(this.store.globs, this.derived.graph, this.derived.decisions);
@@ -332,6 +345,17 @@ function folderIdentity(p: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** A changed record is in both lists of a batch (its old version removed, its new one added). */
+function changesOf(added: readonly Decision[], removed: readonly Decision[]): CorpusChanges {
+  const before = new Set(removed.map((d) => d.corpusPath));
+  const after = new Set(added.map((d) => d.corpusPath));
+  return {
+    added: [...after].filter((p) => !before.has(p)),
+    changed: [...after].filter((p) => before.has(p)),
+    removed: [...before].filter((p) => !after.has(p)),
+  };
 }
 
 function isDirectory(p: string): boolean {

@@ -1,0 +1,76 @@
+// `npm run bench events`: how long a decision edit takes to reach a subscribed
+// client as `notifications/resources/updated`, through `moor stdio --direct`
+// (watcher → corpus refresh → the announcement's quiet period, 100 ms by
+// default → the wire), on a 1k and a 10k corpus. Each edit is to another file,
+// one at a time; the files are restored afterwards.
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { corpus, percentile, ROOT, table } from './lib.mjs';
+
+const EDITS = 20;
+
+async function measure(count) {
+  const { dir } = corpus(count);
+  const client = new Client(
+    { name: 'bench-events', version: '1' },
+    { versionNegotiation: { mode: 'legacy' } },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(ROOT, 'dist/cli/main.js'), 'stdio', '--direct', '-w', dir, '--decisions', dir],
+      stderr: 'ignore',
+    }),
+  );
+  // Top-level numbered records, every fifth (the listing is paged; the folder is not).
+  const picked = fs
+    .readdirSync(dir)
+    .filter((name) => /^\d+-.*\.md$/.test(name))
+    .sort()
+    .filter((_, i) => i % 5 === 0)
+    .slice(0, EDITS)
+    .map((name) => ({ uri: `decision:///${encodeURIComponent(name)}` }));
+  let arrived;
+  client.setNotificationHandler('notifications/resources/updated', (n) => arrived?.(n.params.uri));
+  const samples = [];
+  const originals = new Map();
+  try {
+    for (const resource of picked) {
+      await client.subscribeResource({ uri: resource.uri });
+      const file = path.join(
+        dir,
+        ...resource.uri.slice('decision:///'.length).split('/').map(decodeURIComponent),
+      );
+      const text = fs.readFileSync(file, 'utf8');
+      originals.set(file, text);
+      const got = new Promise((resolve) => {
+        arrived = (uri) => {
+          if (uri === resource.uri) resolve();
+        };
+      });
+      const started = performance.now();
+      fs.writeFileSync(file, `${text}\nEdited by the events benchmark.\n`);
+      await got;
+      samples.push(performance.now() - started);
+    }
+  } finally {
+    for (const [file, text] of originals) fs.writeFileSync(file, text);
+    await client.close();
+  }
+  return [`${count}`, EDITS, percentile(samples, 50), percentile(samples, 99)];
+}
+
+export async function benchEvents() {
+  const rows = [];
+  for (const count of [1000, 10_000]) rows.push(await measure(count));
+  table(
+    'events: file write → resources/updated at the client (moor stdio --direct, ms; includes the 100 ms quiet period)',
+    ['decisions', 'edits', 'p50', 'p99'],
+    rows,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchEvents();

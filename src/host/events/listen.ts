@@ -1,0 +1,236 @@
+/**
+ * One 2026-07-28 `subscriptions/listen` stream, whatever carries it (an SSE
+ * response over HTTP, a connection's lines on stdio and the socket): the
+ * filter it asked for, the subset moor honours, the acknowledgement, the
+ * change notifications of its rooms and the status of its session's tasks,
+ * each stamped with the subscription id, and the graceful result.
+ *
+ * moor serves listen streams itself rather than through the SDK's router:
+ * the SDK's streams hear one process-wide bus (no rooms), cannot refuse a
+ * stream over a URI budget before acknowledging it, and never honour the
+ * tasks extension's `taskIds`.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type JSONRPCMessage,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  type ServerEvent,
+  SUBSCRIPTION_ID_META_KEY,
+} from '@modelcontextprotocol/server';
+import { MoorError } from '../../errors.js';
+import { MODERN_PROTOCOL_VERSION, TASKS_EXTENSION_ID } from '../../protocol/constants.js';
+import { traceIdOf } from '../../protocol/trace.js';
+import type { ListenBudget } from './listen-budget.js';
+import type { EventRouter, TaskStatusEvent } from './router.js';
+
+export const LISTEN_METHOD = 'subscriptions/listen';
+
+export interface ListenFilter {
+  readonly toolsListChanged?: boolean;
+  readonly promptsListChanged?: boolean;
+  readonly resourcesListChanged?: boolean;
+  readonly resourceSubscriptions?: readonly string[];
+  readonly taskIds?: readonly string[];
+}
+
+export interface ListenRequest {
+  readonly id: string | number;
+  readonly filter: ListenFilter;
+  /** The request's envelope declares the tasks extension. */
+  readonly declaresTasks: boolean;
+  readonly traceId: string | undefined;
+}
+
+/** What this server can deliver on a stream. */
+export interface ListenOffer {
+  readonly prompts: boolean;
+  /** Task status pushes (the daemon; direct stdio serves no tasks). */
+  readonly tasks: boolean;
+}
+
+/** Who the stream belongs to: the rooms it hears and the session whose tasks it may follow. */
+export interface ListenAudience {
+  readonly rooms: readonly string[];
+  readonly ownerKey: string | undefined;
+}
+
+/**
+ * A well-formed 2026-07-28 listen request, or undefined for anything else
+ * (the SDK then answers it with its own validation error).
+ */
+export function parseListen(message: unknown): ListenRequest | undefined {
+  if (!isObject(message) || message.jsonrpc !== '2.0' || message.method !== LISTEN_METHOD) return undefined;
+  const id = message.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+  const params = message.params;
+  if (!isObject(params) || !isObject(params._meta) || !isObject(params.notifications)) return undefined;
+  if (params._meta[PROTOCOL_VERSION_META_KEY] !== MODERN_PROTOCOL_VERSION) return undefined;
+  const n = params.notifications;
+  for (const flag of ['toolsListChanged', 'promptsListChanged', 'resourcesListChanged'] as const) {
+    if (n[flag] !== undefined && typeof n[flag] !== 'boolean') return undefined;
+  }
+  for (const list of ['resourceSubscriptions', 'taskIds'] as const) {
+    const value = n[list];
+    if (value !== undefined && !(Array.isArray(value) && value.every((v) => typeof v === 'string')))
+      return undefined;
+  }
+  const capabilities = params._meta[CLIENT_CAPABILITIES_META_KEY];
+  const extensions =
+    isObject(capabilities) && isObject(capabilities.extensions) ? capabilities.extensions : {};
+  return {
+    id,
+    filter: n as ListenFilter,
+    declaresTasks: extensions[TASKS_EXTENSION_ID] !== undefined,
+    traceId: traceIdOf(message),
+  };
+}
+
+/**
+ * What moor honours of a filter: the flags the client set and the server
+ * can deliver, its URIs, and its task ids when tasks are served. Throws
+ * -32021 for task ids from a client that did not declare the extension.
+ */
+export function honouredFilter(request: ListenRequest, offer: ListenOffer): ListenFilter {
+  const f = request.filter;
+  if (f.taskIds !== undefined && offer.tasks && !request.declaresTasks) {
+    throw new MoorError(
+      'MISSING_CLIENT_CAPABILITY',
+      `Listening for task status needs the ${TASKS_EXTENSION_ID} extension in the request's client capabilities.`,
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION_ID]: {} } } },
+    );
+  }
+  const uris = f.resourceSubscriptions === undefined ? [] : [...new Set(f.resourceSubscriptions)];
+  return {
+    ...(f.toolsListChanged === true ? { toolsListChanged: true } : {}),
+    ...(f.promptsListChanged === true && offer.prompts ? { promptsListChanged: true } : {}),
+    ...(f.resourcesListChanged === true ? { resourcesListChanged: true } : {}),
+    ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}),
+    ...(f.taskIds !== undefined && offer.tasks ? { taskIds: [...new Set(f.taskIds)] } : {}),
+  };
+}
+
+/** The server's identity, stamped on a stream's graceful result. */
+export interface ServerInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+}
+
+export interface ListenStreamOptions {
+  readonly request: ListenRequest;
+  readonly offer: ListenOffer;
+  readonly audience: ListenAudience;
+  readonly router: EventRouter;
+  readonly budget: ListenBudget;
+  readonly serverInfo: ServerInfo;
+  /** Writes one message of this stream. */
+  send(message: JSONRPCMessage): void;
+  /** Called once when the stream has ended (either side). */
+  onClosed?(): void;
+}
+
+/** One open listen stream. Construct with openListen (which may refuse it). */
+export class ListenStream {
+  readonly id: string | number;
+  readonly #options: ListenStreamOptions;
+  readonly #honoured: ListenFilter;
+  readonly #uris: ReadonlySet<string>;
+  readonly #tasks: ReadonlySet<string>;
+  readonly #release: () => void;
+  #stops: Array<() => void> = [];
+  #closed = false;
+
+  constructor(options: ListenStreamOptions, honoured: ListenFilter, release: () => void) {
+    this.id = options.request.id;
+    this.#options = options;
+    this.#honoured = honoured;
+    this.#uris = new Set(honoured.resourceSubscriptions ?? []);
+    this.#tasks = new Set(honoured.taskIds ?? []);
+    this.#release = release;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Sends the acknowledgement, then follows the rooms (and tasks); an empty filter ends at once. */
+  start(): void {
+    const { router, audience } = this.#options;
+    this.#notify('notifications/subscriptions/acknowledged', { notifications: this.#honoured });
+    if (Object.keys(this.#honoured).length === 0) {
+      this.close(true);
+      return;
+    }
+    this.#stops.push(router.subscribe(audience.rooms, (event) => this.#onEvent(event)));
+    if (this.#tasks.size > 0 && audience.ownerKey !== undefined) {
+      this.#stops.push(router.subscribeTasks(audience.ownerKey, (event) => this.#onTask(event)));
+    }
+  }
+
+  /** Ends the stream; `graceful` sends the listen request's result first. */
+  close(graceful: boolean): void {
+    if (this.#closed) return;
+    if (graceful) {
+      this.#options.send({
+        jsonrpc: '2.0',
+        id: this.id,
+        result: {
+          resultType: 'complete',
+          _meta: { [SUBSCRIPTION_ID_META_KEY]: this.id, [SERVER_INFO_META_KEY]: this.#options.serverInfo },
+        },
+      } as JSONRPCMessage);
+    }
+    this.#closed = true;
+    for (const stop of this.#stops.splice(0)) stop();
+    this.#release();
+    this.#options.onClosed?.();
+  }
+
+  #onEvent(event: ServerEvent): void {
+    const h = this.#honoured;
+    switch (event.kind) {
+      case 'tools_list_changed':
+        if (h.toolsListChanged) this.#notify('notifications/tools/list_changed', {});
+        return;
+      case 'prompts_list_changed':
+        if (h.promptsListChanged) this.#notify('notifications/prompts/list_changed', {});
+        return;
+      case 'resources_list_changed':
+        if (h.resourcesListChanged) this.#notify('notifications/resources/list_changed', {});
+        return;
+      case 'resource_updated':
+        if (this.#uris.has(event.uri)) this.#notify('notifications/resources/updated', { uri: event.uri });
+        return;
+    }
+  }
+
+  #onTask(event: TaskStatusEvent): void {
+    if (this.#tasks.has(event.taskId)) this.#notify('notifications/tasks', { ...event.detailed });
+  }
+
+  #notify(method: string, params: Record<string, unknown>): void {
+    if (this.#closed) return;
+    const meta = isObject(params._meta) ? params._meta : {};
+    this.#options.send({
+      jsonrpc: '2.0',
+      method,
+      params: { ...params, _meta: { ...meta, [SUBSCRIPTION_ID_META_KEY]: this.id } },
+    } as JSONRPCMessage);
+  }
+}
+
+/**
+ * Decides a listen request: the honoured filter, then the URI budget.
+ * Throws a MoorError (MISSING_CLIENT_CAPABILITY, LISTEN_LIMIT) when the
+ * stream is refused; nothing has been sent then. The caller starts it.
+ */
+export function openListen(options: ListenStreamOptions): ListenStream {
+  const honoured = honouredFilter(options.request, options.offer);
+  const release = options.budget.reserve(honoured.resourceSubscriptions ?? []);
+  return new ListenStream(options, honoured, release);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

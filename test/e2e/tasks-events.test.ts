@@ -1,0 +1,187 @@
+/**
+ * Task status pushed on listen streams (`notifications/tasks`, the `taskIds`
+ * filter), every message checked against the ext-tasks V2 schemas; only the
+ * owning session's streams hear it; and the trace context of a failing
+ * call reaches its log line.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { TaskStatusNotificationV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_WORKSPACE } from '../helpers/paths.js';
+import { until as untilTrue } from '../helpers/until.js';
+import {
+  type Daemon,
+  killAll,
+  removeStateDirs,
+  rpc,
+  startDaemon,
+  TASKS,
+  tempState,
+  until,
+} from '../tasks/daemon-helpers.js';
+
+const MODERN = '2026-07-28';
+const OWNER = 'tasks-e2e-session';
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+let daemon: Daemon;
+let state: string;
+
+/** A raw listen stream: its parsed frames as they arrive. */
+async function listen(
+  filter: Record<string, unknown>,
+  session: string,
+  declare = true,
+): Promise<{ status: number; frames: Array<Record<string, unknown>>; body?: unknown; close(): void }> {
+  const controller = new AbortController();
+  const response = await fetch(daemon.url, {
+    method: 'POST',
+    signal: controller.signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'subscriptions/listen',
+      'moor-session': session,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: `listen-${session}`,
+      method: 'subscriptions/listen',
+      params: {
+        notifications: filter,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': declare ? { extensions: { [TASKS]: {} } } : {},
+        },
+      },
+    }),
+  });
+  const frames: Array<Record<string, unknown>> = [];
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return { status: response.status, frames, body: await response.json(), close: () => {} };
+  }
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = '';
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffered += decoder.decode(chunk, { stream: true });
+        let end = buffered.indexOf('\n\n');
+        while (end >= 0) {
+          const data = buffered
+            .slice(0, end)
+            .split('\n')
+            .find((l) => l.startsWith('data: '));
+          if (data !== undefined) frames.push(JSON.parse(data.slice(6)));
+          buffered = buffered.slice(end + 2);
+          end = buffered.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+  })();
+  return { status: response.status, frames, close: () => controller.abort() };
+}
+
+beforeAll(async () => {
+  process.env.MOOR_TEST_PACK = '1';
+  state = tempState('moor-tasks-events-');
+  daemon = await startDaemon(state, [
+    '--pack',
+    'tasks-conformance',
+    '-w',
+    E2E_WORKSPACE,
+    '--log-level',
+    'debug',
+  ]);
+  delete process.env.MOOR_TEST_PACK;
+}, 20_000);
+
+afterAll(async () => {
+  await killAll();
+  removeStateDirs();
+});
+
+describe('notifications/tasks on listen streams', () => {
+  it("the owner's stream hears each status of the tasks it named; another session's hears nothing of them", async () => {
+    const created = await rpc(daemon.url, 'tools/call', {
+      name: 'confirm_delete',
+      arguments: { filename: 'a.txt' },
+    });
+    const taskId = (created.result as { taskId: string }).taskId;
+    const waiting = await until(daemon.url, taskId, ['input_required']);
+    const mine = await listen({ taskIds: [taskId] }, OWNER);
+    const theirs = await listen({ taskIds: [taskId] }, 'another-session');
+    await untilTrue(() => mine.frames.length > 0 && theirs.frames.length > 0);
+    expect(mine.frames[0]).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] } },
+    });
+
+    const key = Object.keys(waiting.inputRequests as object)[0] as string;
+    await rpc(daemon.url, 'tasks/update', {
+      taskId,
+      inputResponses: { [key]: { action: 'accept', content: { confirm: true } } },
+    });
+    const statusOf = (f: Record<string, unknown>) => (f.params as { status?: string }).status;
+    await untilTrue(() => mine.frames.some((f) => statusOf(f) === 'completed'), 10_000);
+    const pushed = mine.frames.filter((f) => f.method === 'notifications/tasks');
+    for (const frame of pushed) {
+      expect(() => TaskStatusNotificationV2Schema.parse(frame)).not.toThrow();
+      expect(frame.params).toMatchObject({
+        taskId,
+        _meta: { 'io.modelcontextprotocol/subscriptionId': `listen-${OWNER}` },
+      });
+    }
+    expect(pushed.at(-1)?.params).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'Deleted a.txt.' }] },
+    });
+    // The other session's stream got its acknowledgement and nothing else.
+    expect(theirs.frames.map((f) => f.method)).toEqual(['notifications/subscriptions/acknowledged']);
+    mine.close();
+    theirs.close();
+  }, 30_000);
+
+  it('task ids from a client that did not declare the extension are refused with -32021', async () => {
+    const refused = await listen({ taskIds: ['x'] }, OWNER, false);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ id: `listen-${OWNER}`, error: { code: -32021 } });
+  });
+});
+
+describe('trace context in the log', () => {
+  it("a failing tool's error line carries the caller's trace id, never tracestate or baggage", async () => {
+    const answer = await rpc(daemon.url, 'tools/call', {
+      name: 'broken_tool',
+      arguments: {},
+      _meta: {
+        traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01`,
+        tracestate: 'vendor=secret-state',
+        baggage: 'user=secret-baggage',
+      },
+    });
+    expect(answer.result).toMatchObject({ isError: true });
+    const log = path.join(state, 'daemon.log');
+    const failure = () =>
+      fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .find((l) => l.includes('tool broken_tool failed'));
+    await untilTrue(() => failure() !== undefined, 5000);
+    const line = JSON.parse(failure() as string) as { level: number; msg: string; trace?: string };
+    expect(line.level).toBe(50);
+    expect(line.trace).toBe(TRACE_ID);
+    expect(line.msg).toContain(`trace=${TRACE_ID}`);
+    const text = fs.readFileSync(log, 'utf8');
+    expect(text).not.toContain('secret-state');
+    expect(text).not.toContain('secret-baggage');
+    // A successful HTTP request is logged at debug, with its trace.
+    await untilTrue(
+      () => fs.readFileSync(log, 'utf8').includes(`http: tools/call ok trace=${TRACE_ID}`),
+      5000,
+    );
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { MoorError } from '../../../src/errors.js';
+import { ListenBudget } from '../../../src/host/events/listen-budget.js';
+
+const uris = (n: number, prefix = 'u') => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+function refusal(fn: () => unknown): MoorError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(MoorError);
+    return error as MoorError;
+  }
+  throw new MoorError('INTERNAL', 'expected a refusal');
+}
+
+describe('ListenBudget', () => {
+  it('refuses a stream of 257 distinct URIs (duplicates count once), with one warning per lifetime', () => {
+    const warnings: string[] = [];
+    const budget = new ListenBudget({ warn: (m) => warnings.push(m) });
+    const release = budget.reserve([...uris(256), 'u0', 'u1']);
+    expect(budget.held).toBe(256);
+    const error = refusal(() => budget.reserve(uris(257)));
+    expect(error.code).toBe('LISTEN_LIMIT');
+    expect(error.spec.http).toBe(429);
+    refusal(() => budget.reserve(uris(300)));
+    expect(warnings).toHaveLength(1);
+    release();
+    release();
+    expect(budget.held).toBe(0);
+  });
+
+  it('holds memberships across streams and gives them back on release', () => {
+    const budget = new ListenBudget({ maxUris: 10, maxMemberships: 15 });
+    const first = budget.reserve(uris(10));
+    expect(refusal(() => budget.reserve(uris(6))).message).toContain('already watch 10');
+    const second = budget.reserve(uris(5));
+    expect(budget.held).toBe(15);
+    first();
+    budget.reserve(uris(10));
+    second();
+    expect(budget.held).toBe(10);
+  });
+});
