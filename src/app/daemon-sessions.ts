@@ -149,7 +149,13 @@ export class DaemonSessions {
       },
       // The rooms this session holds, its active one first: its connections hear each of them.
       get rooms(): readonly string[] {
-        const held = manager.heldRooms(sessionKey).map(roomId);
+        const keys = manager.heldRooms(sessionKey);
+        // Moor-Workspace names this request's workspace: its streams hear that room alone.
+        if (fallback !== undefined) {
+          const bound = keys.find((k) => k.root === fallback.root);
+          return [roomId(bound ?? { root: fallback.root, decisions: undefined })];
+        }
+        const held = keys.map(roomId);
         const active = manager.activeBinding(sessionKey);
         if (active === null) return held;
         const first = roomId({ root: active.root, decisions: active.decisions ?? undefined });

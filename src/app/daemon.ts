@@ -13,6 +13,7 @@ import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
 import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
+import { audienceOf } from '../host/events/listen.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { EventRouter } from '../host/events/router.js';
 import { ListenTransport } from '../host/events/stdio-listens.js';
@@ -335,7 +336,7 @@ async function composeDaemon(
             offer: listenOffer,
             audience: () => {
               void openResourceStates(catalog, connection.binding);
-              return { rooms: connection.binding.rooms ?? [], ownerKey: connection.binding.sessionKey };
+              return audienceOf(connection.binding);
             },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),

@@ -10,6 +10,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
+import { audienceOf } from '../host/events/listen.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
@@ -78,7 +79,7 @@ export function serveDirect(
     router,
     budget: new ListenBudget({ warn: (message) => log(`moor: ${message}`) }),
     offer: { prompts: catalog.prompts.length > 0, tasks: false },
-    audience: () => ({ rooms: binding.rooms ?? [], ownerKey: undefined }),
+    audience: () => ({ ...audienceOf(binding), ownerKey: undefined }),
     serverInfo: IDENTITY,
   });
   const handle = serveStdio(factory, {

@@ -12,6 +12,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { MoorError } from '../errors.js';
 import type { Binding } from '../host/binding.js';
 import {
+  audienceOf,
   LISTEN_METHOD,
   type ListenOffer,
   type ListenRequest,
@@ -76,7 +77,7 @@ export class HttpListens {
       stream = openListen({
         request,
         offer,
-        audience: { rooms: binding.rooms ?? [], ownerKey: binding.sessionKey },
+        audience: audienceOf(binding),
         router,
         budget,
         serverInfo,

@@ -14,7 +14,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectStdio } from '../helpers/sdk-client.js';
 import { until } from '../helpers/until.js';
-import { type Daemon, killAll, removeStateDirs, startDaemon, tempState } from '../tasks/daemon-helpers.js';
+import {
+  authHeaders,
+  type Daemon,
+  killAll,
+  removeStateDirs,
+  startDaemon,
+  tempState,
+} from '../tasks/daemon-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -59,7 +66,13 @@ async function httpClient(root: string): Promise<Client> {
   );
   await client.connect(
     new StreamableHTTPClientTransport(new URL(daemon.url), {
-      requestInit: { headers: { 'moor-workspace': root, 'moor-session': `events-${path.basename(root)}` } },
+      requestInit: {
+        headers: {
+          ...authHeaders(daemon.url),
+          'moor-workspace': root,
+          'moor-session': `events-${path.basename(root)}`,
+        },
+      },
     }),
   );
   clients.push(client);
@@ -123,6 +136,7 @@ describe('decision changes over HTTP listen streams', () => {
     const response = await fetch(daemon.url, {
       method: 'POST',
       headers: {
+        ...authHeaders(daemon.url),
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-protocol-version': MODERN,

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
 import { until as untilTrue } from '../helpers/until.js';
 import {
+  authHeaders,
   type Daemon,
   killAll,
   removeStateDirs,
@@ -38,6 +39,7 @@ async function listen(
     method: 'POST',
     signal: controller.signal,
     headers: {
+      ...authHeaders(daemon.url),
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': MODERN,

@@ -5,6 +5,8 @@
  * one JSON-RPC answer, the daemon stays up, and a valid tools/list works
  * afterwards.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupAll, control, makeState, startDaemon } from '../daemon/harness.js';
 import { MODERN_META } from '../helpers/raw-client.js';
@@ -49,6 +51,10 @@ describe('fuzz: HTTP', () => {
       const state = makeState();
       await startDaemon(state, ['--http', '127.0.0.1:0']);
       const url = (await control(state, 'status'))?.status?.httpUrl as string;
+      // The daemon's own bearer token (kept in its state dir): the fuzz is about bodies, not guards.
+      const auth = {
+        authorization: `Bearer ${fs.readFileSync(path.join(state.dir, 'http.token'), 'utf8').trim()}`,
+      };
       const frames = makeFrames(era, FRAMES, SEED + 4 + (era === 'modern' ? 1 : 0));
       t.sent += frames.length;
       const failures: string[] = [];
@@ -60,7 +66,7 @@ describe('fuzz: HTTP', () => {
           if (frame.expect !== undefined) t.awaited += 1;
           const response = await fetch(url, {
             method: 'POST',
-            headers: headersFor(era, frame.method, frame.line),
+            headers: { ...auth, ...headersFor(era, frame.method, frame.line) },
             body: frame.line,
           });
           const text = await response.text();
@@ -88,11 +94,11 @@ describe('fuzz: HTTP', () => {
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       expect(failures.slice(0, 10)).toEqual([]);
-      const health = await fetch(url.replace(/\/mcp$/, '/healthz'));
+      const health = await fetch(url.replace(/\/mcp$/, '/healthz'), { headers: auth });
       expect(health.status).toBe(200);
       const final = await fetch(url, {
         method: 'POST',
-        headers: headersFor(era, 'tools/list', ''),
+        headers: { ...auth, ...headersFor(era, 'tools/list', '') },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 'final',

@@ -21,6 +21,7 @@ import {
 import { MoorError } from '../../errors.js';
 import { MODERN_PROTOCOL_VERSION, TASKS_EXTENSION_ID } from '../../protocol/constants.js';
 import { traceIdOf } from '../../protocol/trace.js';
+import type { Binding } from '../binding.js';
 import type { ListenBudget } from './listen-budget.js';
 import type { EventRouter, TaskStatusEvent } from './router.js';
 
@@ -53,6 +54,20 @@ export interface ListenOffer {
 export interface ListenAudience {
   readonly rooms: readonly string[];
   readonly ownerKey: string | undefined;
+  /**
+   * Where the rooms change while the stream is open (a session switching or
+   * loading its workspaces): asked at each event instead of `rooms`.
+   */
+  readonly roomsNow?: () => readonly string[];
+}
+
+/** Who a binding's listen streams speak for: its rooms (asked anew when they can change) and its session. */
+export function audienceOf(binding: Binding): ListenAudience {
+  return {
+    rooms: binding.rooms ?? [],
+    ownerKey: binding.sessionKey,
+    ...(binding.roomsChange === true ? { roomsNow: () => binding.rooms ?? [] } : {}),
+  };
 }
 
 /**
@@ -162,7 +177,14 @@ export class ListenStream {
       this.close(true);
       return;
     }
-    this.#stops.push(router.subscribe(audience.rooms, (event) => this.#onEvent(event)));
+    const roomsNow = audience.roomsNow;
+    this.#stops.push(
+      roomsNow === undefined
+        ? router.subscribe(audience.rooms, (event) => this.#onEvent(event))
+        : router.subscribeAll((event, roomId) => {
+            if (roomsNow().includes(roomId)) this.#onEvent(event);
+          }),
+    );
     if (this.#tasks.size > 0 && audience.ownerKey !== undefined) {
       this.#stops.push(router.subscribeTasks(audience.ownerKey, (event) => this.#onTask(event)));
     }
