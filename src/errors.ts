@@ -119,6 +119,7 @@ export const ERRORS = {
   TASK_STOPPED: spec(InternalError, 500, EXIT_FAILURE, false, 'A running task’s work was stopped: its client cancelled it or the daemon shut down.'),
   TASKS_CLOSED: spec(InternalError, 503, EXIT_FAILURE, true, 'The task service has closed for shutdown and starts no new task.'),
   STORE_SCHEMA_NEWER: spec(InternalError, 500, EXIT_FAILURE, false, 'The store was written by a newer moor; this version cannot use it.'),
+  STORE_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'The store’s database server cannot be reached.'),
 
   // Programming errors caught at composition time
   CONFLICT: spec(InternalError, 500, EXIT_FAILURE, false, 'Two packs define the same tool, prompt or other name.'),

@@ -17,7 +17,7 @@ import {
   DEFAULT_HTTP_ADDRESS,
 } from '../protocol/daemon-flags.js';
 import { DEFAULT_ROOM_KEEPALIVE_MS } from '../sessions/rooms.js';
-import { DEFAULT_RETENTION_MS } from '../tasks/defaults.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from '../tasks/defaults.js';
 
 export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   maxInFlight: DEFAULT_MAX_IN_FLIGHT,
@@ -26,6 +26,7 @@ export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   logLevel: DEFAULT_LOG_LEVEL,
   http: DEFAULT_HTTP_ADDRESS,
   taskRetentionMs: DEFAULT_RETENTION_MS,
+  taskLeaseMs: DEFAULT_LEASE_MS,
 };
 
 /** The table, typed loosely for code that walks every flag alike. */

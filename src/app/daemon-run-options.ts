@@ -31,6 +31,8 @@ export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
     allowedRoots: flags.allowRoot,
     packs: flags.pack,
     taskRetentionMs: flags.taskRetentionMs,
+    taskLeaseMs: flags.taskLeaseMs,
+    store: flags.store,
     allowWrites: flags.allowWrites,
     httpDefaultSession: flags.httpDefaultSession,
   };

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog } from '../daemon/logger.js';
 import { MoorError } from '../errors.js';
+import { type ClusterBus, localBus } from '../events/bus.js';
 import type { Binding } from '../host/binding.js';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
@@ -30,7 +31,7 @@ import {
 } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
-import { SqliteTaskStore } from '../store/sqlite-task-store.js';
+import { openStores, parseStoreUrl } from '../store/open.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
@@ -59,6 +60,13 @@ export interface DaemonRunOptions {
   readonly allowedRoots?: readonly string[] | undefined;
   /** How long a finished task stays readable (`--task-retention-ms`, default 10 min). */
   readonly taskRetentionMs?: number | undefined;
+  /**
+   * Where tasks and session bindings live (`--store`, env MOOR_STORE): default the SQLite file
+   * `moor.db` in the state dir; `postgres://…` shares them between several daemons.
+   */
+  readonly store?: string | undefined;
+  /** How long a running task's lease lasts (`--task-lease-ms`, default 15 s). */
+  readonly taskLeaseMs?: number | undefined;
   /** Extra packs by name (`--pack`, env MOOR_PACKS): `tasks-conformance`. */
   readonly packs?: readonly string[] | undefined;
   /** Tools that write into the workspace are served (`--allow-writes`). */
@@ -76,15 +84,15 @@ interface RoomContents {
 }
 
 /** `moor tasks …` over the socket: people see every task of this daemon (the socket is the user's own). */
-function tasksControl(tasks: TaskService, request: TasksControlRequest): TasksControlReply {
+async function tasksControl(tasks: TaskService, request: TasksControlRequest): Promise<TasksControlReply> {
   if (request.action === 'list') {
-    return { tasks: tasks.list(request.sessionKey).map((task) => taskView(tasks, task)) };
+    return { tasks: (await tasks.list(request.sessionKey)).map((task) => taskView(tasks, task)) };
   }
-  const owner = (id: string) => request.sessionKey ?? tasks.store.get(id, Date.now())?.ownerKey;
+  const owner = async (id: string) => request.sessionKey ?? (await tasks.store.get(id, Date.now()))?.ownerKey;
   try {
     const id = request.taskId ?? '';
-    if (request.action === 'cancel') tasks.cancel(id, owner(id));
-    return { tasks: [taskView(tasks, tasks.get(id, owner(id)))] };
+    if (request.action === 'cancel') await tasks.cancel(id, await owner(id));
+    return { tasks: [taskView(tasks, await tasks.get(id, await owner(id)))] };
   } catch (error) {
     return { error: helloError(new MoorError('TASK_NOT_FOUND', (error as Error).message)) };
   }
@@ -143,17 +151,34 @@ export async function runDaemon(
   const onInternalError = (error: unknown, tool: string) =>
     logger.error({ err: error, tool }, `tool ${tool} failed`);
 
-  // Durable tasks: the store in the state dir; what a previous daemon left running is failed now.
-  const taskStore = new SqliteTaskStore({ file: paths.database });
+  // Durable tasks and session bindings: the SQLite file in the state dir, or PostgreSQL shared by
+  // several daemons, which then also tell each other what changed through LISTEN/NOTIFY.
+  const daemonId = `${process.pid}-${randomUUID()}`;
+  const stores = await openStores(
+    parseStoreUrl(options.store ?? process.env.MOOR_STORE, paths.database),
+    `moor ${daemonId}`.slice(0, 63),
+  );
+  let bus: ClusterBus = localBus(daemonId);
+  if (stores.postgres !== undefined) {
+    const { PgBus } = await import('../events/pg-bus.js');
+    bus = await PgBus.start({
+      daemonId,
+      ...stores.postgres,
+      log: (level, message, fields) => logger[level](fields ?? {}, message),
+    });
+  }
   const tasks = new TaskService({
-    store: taskStore,
-    incarnation: `${process.pid}-${randomUUID()}`,
+    store: stores.tasks,
+    incarnation: daemonId,
+    bus,
     retentionMs: options.taskRetentionMs,
+    leaseMs: options.taskLeaseMs,
     onInternalError,
     log: (message, fields) => logger.warn(fields ?? {}, message),
   });
-  if (tasks.interruptedAtStart > 0)
-    logger.warn({ tasks: tasks.interruptedAtStart }, 'failed the tasks a previous daemon left running');
+  const interrupted = await tasks.ready;
+  if (interrupted > 0) logger.warn({ tasks: interrupted }, 'failed the tasks a stopped daemon left running');
+  logger.info({ store: stores.kind, daemon: daemonId }, `task store: ${stores.kind}`);
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
 
   const roomKeyOf = (hello: SessionHello): RoomKey => {
@@ -282,12 +307,13 @@ export async function runDaemon(
       });
       logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
     },
-    onStopped: () => {
+    onStopped: async () => {
       for (const { timer } of httpLeases.values()) clearTimeout(timer);
       httpLeases.clear();
       rooms.closeAll();
-      tasks.close();
-      taskStore.close();
+      await tasks.close().catch((error: unknown) => logger.warn({ err: error }, 'closing tasks failed'));
+      await bus.close();
+      await stores.close();
     },
     tasks: (request) => tasksControl(tasks, request),
   };

@@ -21,7 +21,7 @@ import {
   daemonRunArgs,
 } from '../../src/protocol/daemon-flags.js';
 import { DEFAULT_ROOM_KEEPALIVE_MS } from '../../src/sessions/rooms.js';
-import { DEFAULT_RETENTION_MS } from '../../src/tasks/service.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from '../../src/tasks/service.js';
 
 function usageError(argv: string[]): MoorError {
   try {
@@ -47,6 +47,8 @@ describe('daemonRunArgs', () => {
       allowRoot: ['/srv', '/home/me/src'],
       pack: ['conformance', 'tasks-conformance'],
       taskRetentionMs: 60_000,
+      taskLeaseMs: 3000,
+      store: 'postgres://moor@db.example/moor',
       allowWrites: true,
       httpDefaultSession: 'test-session',
     };
@@ -67,6 +69,8 @@ describe('daemonRunArgs', () => {
       allowRoot: ['r'],
       pack: ['p'],
       taskRetentionMs: 1,
+      taskLeaseMs: 3,
+      store: 's',
       allowWrites: true,
       httpDefaultSession: 's',
       detached: true,
@@ -142,6 +146,7 @@ describe('defaults', () => {
       logLevel: 'info',
       http: DEFAULT_HTTP_ADDRESS,
       taskRetentionMs: DEFAULT_RETENTION_MS,
+      taskLeaseMs: DEFAULT_LEASE_MS,
     });
     const retention = DAEMON_RUN_FLAGS.find((f) => f.name === 'task-retention-ms');
     const logLevel = DAEMON_RUN_FLAGS.find((f) => f.name === 'log-level');
