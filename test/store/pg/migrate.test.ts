@@ -4,6 +4,7 @@
  * a schema from a newer moor is refused, and a store URL's `schema`
  * parameter puts the tables there.
  */
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStores, parseStoreUrl } from '../../../src/store/open.js';
 import { migratePg } from '../../../src/store/pg/migrate.js';
@@ -28,9 +29,10 @@ describe.skipIf(url === null)('PostgreSQL migrations', () => {
       const versions = PG_MIGRATIONS.map((m) => m.version);
       expect(ran.flat().sort()).toEqual(versions);
       expect(ran.filter((r) => r.length > 0)).toHaveLength(1);
-      const { rows } = await pools[0]!.query('SELECT version, name FROM schema_migrations ORDER BY version');
+      const [first, second] = pools as [pg.Pool, pg.Pool];
+      const { rows } = await first.query('SELECT version, name FROM schema_migrations ORDER BY version');
       expect(rows).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
-      expect(await migratePg(pools[1]!)).toEqual([]);
+      expect(await migratePg(second)).toEqual([]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -58,7 +60,9 @@ describe.skipIf(url === null)('PostgreSQL migrations', () => {
     const stores = await openStores(location);
     try {
       expect(stores.kind).toBe('postgres');
-      const { rows } = await stores.postgres!.pool.query(
+      const pool = stores.postgres?.pool;
+      if (pool === undefined) throw new Error('a PostgreSQL store has a pool');
+      const { rows } = await pool.query(
         'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
         [schema],
       );
