@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { MoorError } from '../errors.js';
 import { type DaemonRunFlags, DEFAULT_HTTP_ADDRESS } from '../protocol/daemon-flags.js';
+import { parseStoreUrl } from '../store/open.js';
 import type { DaemonRunOptions } from './daemon.js';
 import { DAEMON_RUN_DEFAULTS, parseHostPort } from './daemon-flags.js';
 
@@ -17,7 +18,14 @@ function httpOption(flags: DaemonRunFlags): DaemonRunOptions['http'] {
   return { host, port, token };
 }
 
-/** Throws when the HTTP address is malformed or the token file unusable. */
+/** The store URL, checked now: a malformed one is a USAGE error before any daemon starts. */
+function storeOption(url: string | undefined): string | undefined {
+  if (url === undefined || url === '') return undefined;
+  parseStoreUrl(url, '/');
+  return url;
+}
+
+/** Throws when the HTTP address or store URL is malformed or the token file unusable. */
 export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
   return {
     workspace: flags.workspace,
@@ -32,7 +40,7 @@ export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
     packs: flags.pack,
     taskRetentionMs: flags.taskRetentionMs,
     taskLeaseMs: flags.taskLeaseMs,
-    store: flags.store,
+    store: storeOption(flags.store ?? process.env.MOOR_STORE),
     allowWrites: flags.allowWrites,
     httpDefaultSession: flags.httpDefaultSession,
   };

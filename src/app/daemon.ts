@@ -61,7 +61,7 @@ export interface DaemonRunOptions {
   /** How long a finished task stays readable (`--task-retention-ms`, default 10 min). */
   readonly taskRetentionMs?: number | undefined;
   /**
-   * Where tasks and session bindings live (`--store`, env MOOR_STORE): default the SQLite file
+   * Where tasks and session bindings live (`--store`, else env MOOR_STORE): default the SQLite file
    * `moor.db` in the state dir; `postgres://…` shares them between several daemons.
    */
   readonly store?: string | undefined;
@@ -155,7 +155,7 @@ export async function runDaemon(
   // several daemons, which then also tell each other what changed through LISTEN/NOTIFY.
   const daemonId = `${process.pid}-${randomUUID()}`;
   const stores = await openStores(
-    parseStoreUrl(options.store ?? process.env.MOOR_STORE, paths.database),
+    parseStoreUrl(options.store, paths.database),
     `moor ${daemonId}`.slice(0, 63),
   );
   let bus: ClusterBus = localBus(daemonId);
