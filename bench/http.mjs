@@ -30,7 +30,7 @@ const ENVELOPE = {
 const COMMON = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /** The exact requests: a modern (2026-07-28) and a legacy (2025, stateless) tools/call. */
-function workload(era, tool, args) {
+export function workload(era, tool, args) {
   if (era === 'modern') {
     return {
       headers: {
@@ -174,7 +174,7 @@ function startServer(server) {
   });
 }
 
-function load(port, spec, seconds, concurrency, max) {
+export function load(port, spec, seconds, concurrency, max) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SELF, '--load', port, seconds, concurrency, max].map(String), {
       stdio: ['pipe', 'pipe', 'inherit'],

@@ -14,6 +14,7 @@ if (!only || only === 'corpus') await benchCorpus();
 if (!only || only === 'stdio') await benchStdio();
 if (!only || only === 'proxy') await benchProxy();
 if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();
-if (!only || only === 'tasks') await import('./tasks.mjs');
+if (!only || only === 'tasks') await (await import('./tasks.mjs')).benchTasks();
+if (!only || only === 'scale') await (await import('./scale.mjs')).benchScale();
 if (!only || only === 'cli') await benchCli();
 if (!only || only === 'events') await (await import('./events.mjs')).benchEvents();

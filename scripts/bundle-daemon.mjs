@@ -2,7 +2,7 @@
 // the MCP SDK and zod) into dist/bundle/daemon.js. Node 20's ESM loader pays
 // per module (resolution, an async read, compilation): ~190 modules cost
 // ~320 ms of a cold `moor stdio`'s daemon start; the bundle loads in ~190.
-// CommonJS packages stay external (pino, better-sqlite3: native, loaded by
+// CommonJS packages stay external (pino, pg, better-sqlite3: native, loaded by
 // require). dist/bundle sits at the same depth as dist/app, so paths built
 // from import.meta.url (../../package.json) still resolve. The CLI uses the
 // bundle only when it is at least as new as dist/app/daemon.js; without
@@ -27,7 +27,7 @@ fs.rmSync(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { daemon: path.join(root, 'dist/app/daemon.js') },
   platform: 'node',
-  external: ['pino', 'better-sqlite3', /^node:/],
+  external: ['pino', 'better-sqlite3', 'pg', /^node:/],
   logLevel: 'warn',
 });
 await bundle.write({ dir: outDir, format: 'esm', sourcemap: false });

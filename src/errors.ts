@@ -133,6 +133,7 @@ export const ERRORS = {
   STATE_DIR_UNUSABLE: spec(Unavailable, 503, EXIT_REFUSED_TO_START, false, 'The state dir (or a file in it) cannot be created or written, or another user could write it; the daemon refuses to start.'),
   STORE_CORRUPT: spec(Unavailable, 503, EXIT_REFUSED_TO_START, false, 'The task store is not a readable SQLite database; the daemon refuses to start (`--reset-store` moves it aside).'),
   STORE_SCHEMA_NEWER: spec(InternalError, 500, EXIT_FAILURE, false, 'The store was written by a newer moor; this version cannot use it.'),
+  STORE_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'The store’s database server cannot be reached.'),
 
   // Programming errors caught at composition time
   CONFLICT: spec(InternalError, 500, EXIT_FAILURE, false, 'Two packs define the same tool, prompt or other name.'),

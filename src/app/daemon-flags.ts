@@ -25,7 +25,7 @@ import {
 import { DEFAULT_MAX_PARKED } from '../sessions/bindings.js';
 import { DEFAULT_MAX_LOADED_ROOMS, DEFAULT_ROOM_KEEPALIVE_MS } from '../sessions/rooms.js';
 import { DEFAULT_SESSION_RETENTION_DAYS } from '../store/session-store.js';
-import { DEFAULT_RETENTION_MS } from '../tasks/defaults.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from '../tasks/defaults.js';
 
 export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   maxInFlight: DEFAULT_MAX_IN_FLIGHT,
@@ -42,6 +42,7 @@ export const DAEMON_RUN_DEFAULTS: DaemonRunDefaults = {
   maxParked: DEFAULT_MAX_PARKED,
   sessionTtlDays: DEFAULT_SESSION_RETENTION_DAYS,
   maxRooms: DEFAULT_MAX_LOADED_ROOMS,
+  taskLeaseMs: DEFAULT_LEASE_MS,
 };
 
 /** The table, typed loosely for code that walks every flag alike. */

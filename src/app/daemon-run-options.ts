@@ -5,6 +5,7 @@
  */
 import { MoorError } from '../errors.js';
 import { type DaemonRunFlags, DEFAULT_HTTP_ADDRESS } from '../protocol/daemon-flags.js';
+import { parseStoreUrl } from '../store/open.js';
 import type { DaemonRunOptions } from './daemon.js';
 import { DAEMON_RUN_DEFAULTS, parseHostPort } from './daemon-flags.js';
 import { readTokenFile } from './http-token.js';
@@ -27,7 +28,14 @@ function httpOption(flags: DaemonRunFlags): DaemonRunOptions['http'] {
   return { host, port, ...limits, token: readTokenFile(flags.tokenFile) };
 }
 
-/** Throws when the HTTP address is malformed or the token file unusable. */
+/** The store URL, checked now: a malformed one is a USAGE error before any daemon starts. */
+function storeOption(url: string | undefined): string | undefined {
+  if (url === undefined || url === '') return undefined;
+  parseStoreUrl(url, '/');
+  return url;
+}
+
+/** Throws when the HTTP address or store URL is malformed or the token file unusable. */
 export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
   return {
     workspace: flags.workspace,
@@ -47,6 +55,8 @@ export function daemonRunOptions(flags: DaemonRunFlags): DaemonRunOptions {
     maxParked: flags.maxParked,
     sessionTtlDays: flags.sessionTtlDays,
     maxRooms: flags.maxRooms,
+    taskLeaseMs: flags.taskLeaseMs,
+    store: storeOption(flags.store ?? process.env.MOOR_STORE),
     httpDefaultSession: flags.httpDefaultSession,
     resetStore: flags.resetStore,
   };

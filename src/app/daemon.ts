@@ -11,6 +11,7 @@ import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/da
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
+import { type ClusterBus, localBus } from '../events/bus.js';
 import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
 import { audienceOf } from '../host/events/listen.js';
@@ -36,12 +37,11 @@ import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.j
 import { sessionRequired } from '../sessions/session-errors.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
 import { createWorkspacePolicy } from '../sessions/workspace-path.js';
-import { openTaskStore } from '../store/open-store.js';
-import { SqliteSessionStore } from '../store/sqlite-session-store.js';
+import { openStores, parseStoreUrl } from '../store/open.js';
 import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
-import { observedStore, TaskStatusFeed } from '../tasks/status-feed.js';
+import { TaskStatusFeed } from '../tasks/status-feed.js';
 import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
 import { stateDirToken } from './http-token.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
@@ -85,6 +85,13 @@ export interface DaemonRunOptions extends StoreOptions {
   readonly allowedRoots?: readonly string[] | undefined;
   /** How long a finished task stays readable (`--task-retention-ms`, default 10 min). */
   readonly taskRetentionMs?: number | undefined;
+  /**
+   * Where tasks and session bindings live (`--store`, else env MOOR_STORE): default the SQLite file
+   * `moor.db` in the state dir; `postgres://…` shares them between several daemons.
+   */
+  readonly store?: string | undefined;
+  /** How long a running task's lease lasts (`--task-lease-ms`, default 15 s). */
+  readonly taskLeaseMs?: number | undefined;
   /** Extra packs by name (`--pack`, env MOOR_PACKS): `tasks-conformance`. */
   readonly packs?: readonly string[] | undefined;
   /** Workspaces where tools that write into them run (`--allow-writes DIR`, repeatable). */
@@ -100,15 +107,15 @@ export interface DaemonRunOptions extends StoreOptions {
 }
 
 /** `moor tasks …` over the socket: people see every task of this daemon (the socket is the user's own). */
-function tasksControl(tasks: TaskService, request: TasksControlRequest): TasksControlReply {
+async function tasksControl(tasks: TaskService, request: TasksControlRequest): Promise<TasksControlReply> {
   if (request.action === 'list') {
-    return { tasks: tasks.list(request.sessionKey).map((task) => taskView(tasks, task)) };
+    return { tasks: (await tasks.list(request.sessionKey)).map((task) => taskView(tasks, task)) };
   }
-  const owner = (id: string) => request.sessionKey ?? tasks.store.get(id, Date.now())?.ownerKey;
+  const owner = async (id: string) => request.sessionKey ?? (await tasks.store.get(id, Date.now()))?.ownerKey;
   try {
     const id = request.taskId ?? '';
-    if (request.action === 'cancel') tasks.cancel(id, owner(id));
-    return { tasks: [taskView(tasks, tasks.get(id, owner(id)))] };
+    if (request.action === 'cancel') await tasks.cancel(id, await owner(id));
+    return { tasks: [taskView(tasks, await tasks.get(id, await owner(id)))] };
   } catch (error) {
     return { error: helloError(new MoorError('TASK_NOT_FOUND', (error as Error).message)) };
   }
@@ -201,32 +208,50 @@ async function composeDaemon(
   const onInternalError = (error: unknown, tool: string) =>
     logger.error({ err: error, tool }, `tool ${tool} failed`);
 
-  // Durable tasks: the store in the state dir; what a previous daemon left running is failed now.
-  const taskStore = openTaskStore({
-    file: paths.database,
-    resetStore: options.resetStore,
-    onReset: (movedTo) =>
-      logger.warn(
-        { movedTo },
-        `the task store was not a readable database: moved it to ${movedTo}, starting empty`,
-      ),
-  });
+  // Durable tasks and session bindings: the SQLite file in the state dir, or PostgreSQL shared by
+  // several daemons, which then also tell each other what changed through LISTEN/NOTIFY.
+  const daemonId = `${process.pid}-${randomUUID()}`;
+  const stores = await openStores(
+    parseStoreUrl(options.store, paths.database),
+    `moor ${daemonId}`.slice(0, 63),
+    {
+      resetStore: options.resetStore,
+      onReset: (movedTo) =>
+        logger.warn(
+          { movedTo },
+          `the task store was not a readable database: moved it to ${movedTo}, starting empty`,
+        ),
+    },
+  );
+  let bus: ClusterBus = localBus(daemonId);
+  if (stores.postgres !== undefined) {
+    const { PgBus } = await import('../events/pg-bus.js');
+    bus = await PgBus.start({
+      daemonId,
+      ...stores.postgres,
+      log: (level, message, fields) => logger[level](fields ?? {}, message),
+    });
+  }
   const taskStatus = new TaskStatusFeed(events);
   const tasks = new TaskService({
-    store: observedStore(taskStore, taskStatus.changed),
-    incarnation: `${process.pid}-${randomUUID()}`,
+    store: stores.tasks,
+    incarnation: daemonId,
+    bus,
+    onStatusChange: (taskId) => taskStatus.changed(taskId),
     retentionMs: options.taskRetentionMs,
+    leaseMs: options.taskLeaseMs,
     onInternalError,
     log: (message, fields) => logger.warn(fields ?? {}, message),
   });
   taskStatus.attach(tasks);
-  if (tasks.interruptedAtStart > 0)
-    logger.warn({ tasks: tasks.interruptedAtStart }, 'failed the tasks a previous daemon left running');
+  const interrupted = await tasks.ready;
+  if (interrupted > 0) logger.warn({ tasks: interrupted }, 'failed the tasks a stopped daemon left running');
+  logger.info({ store: stores.kind, daemon: daemonId }, `task store: ${stores.kind}`);
 
-  // Sessions: their bindings in the same database as the tasks; rooms load when a call needs them.
+  // Sessions: their bindings in the same store as the tasks; rooms load when a call needs them.
   const sessions = new DaemonSessions({
     rooms,
-    store: new SqliteSessionStore({ db: taskStore.db }),
+    store: stores.sessions,
     decisionsPack: catalogDecisions,
     policy,
     writeRoots,
@@ -399,13 +424,14 @@ async function composeDaemon(
       });
       logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
     },
-    onStopped: () => {
+    onStopped: async () => {
       sessions.close();
       for (const { timer } of httpLeases.values()) clearTimeout(timer);
       httpLeases.clear();
       rooms.closeAll();
-      tasks.close();
-      taskStore.close();
+      await tasks.close().catch((error: unknown) => logger.warn({ err: error }, 'closing tasks failed'));
+      await bus.close();
+      await stores.close();
     },
     tasks: (request) => tasksControl(tasks, request),
   };

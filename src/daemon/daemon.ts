@@ -45,7 +45,7 @@ export interface DaemonConfig {
   /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
   onStopping?(): Promise<void> | void;
   /** Answers `moor tasks …` control hellos. */
-  tasks?(request: TasksControlRequest): TasksControlReply;
+  tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
   /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
   beforeListen?(daemon: { readonly incarnation: Incarnation; readonly gate: AdmissionGate }): Promise<void>;
 }

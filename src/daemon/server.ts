@@ -60,7 +60,7 @@ export interface SocketServerOptions {
   /** Called after every answered request (idle bookkeeping). */
   onRequestFinished?(): void;
   /** Answers a control hello 'tasks' (`moor tasks …`). */
-  tasks?(request: TasksControlRequest): TasksControlReply;
+  tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
 }
 
 interface Connection {
@@ -176,7 +176,10 @@ export class SocketServer {
       return;
     }
     if ('control' in hello) {
-      this.#onControl(socket, hello);
+      this.#onControl(socket, hello).catch((error: unknown) => {
+        this.#options.log.warn({ err: error }, 'control request failed');
+        socket.destroy();
+      });
       return;
     }
     void this.#open(socket, hello, rest);
@@ -253,23 +256,23 @@ export class SocketServer {
     socket.resume();
   }
 
-  #onControl(socket: net.Socket, hello: ControlHello): void {
+  async #onControl(socket: net.Socket, hello: ControlHello): Promise<void> {
     if (hello.control === 'handoff') {
       this.#onHandoff(socket, hello.version ?? '');
       return;
     }
+    const tasks =
+      hello.control === 'tasks' && hello.tasks !== undefined
+        ? ((await this.#options.tasks?.(hello.tasks)) ?? {
+            error: helloError(new MoorError('TASKS_UNAVAILABLE', 'this daemon serves no tasks')),
+          })
+        : undefined;
     const reply: HelloReply = {
       moor: HELLO_VERSION,
       ok: true,
       incarnation: this.#options.incarnation,
       ...(hello.control === 'status' ? { status: this.status() } : {}),
-      ...(hello.control === 'tasks' && hello.tasks !== undefined
-        ? {
-            tasks: this.#options.tasks?.(hello.tasks) ?? {
-              error: helloError(new MoorError('TASKS_UNAVAILABLE', 'this daemon serves no tasks')),
-            },
-          }
-        : {}),
+      ...(tasks !== undefined ? { tasks } : {}),
     };
     socket.end(`${JSON.stringify(reply)}\n`);
     if (hello.control === 'stop') {

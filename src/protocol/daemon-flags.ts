@@ -197,6 +197,22 @@ export const DAEMON_RUN_FLAGS = [
     help: 'how long a finished task stays readable',
   },
   {
+    key: 'taskLeaseMs',
+    name: 'task-lease-ms',
+    kind: 'whole',
+    min: 3,
+    value: '<ms>',
+    defaulted: true,
+    help: 'how long a running task stays owned by its daemon without a renewal (renewed every third)',
+  },
+  {
+    key: 'store',
+    name: 'store',
+    kind: 'text',
+    value: '<url>',
+    help: 'where tasks and session bindings live: postgres://… to share them between daemons (default: moor.db in the state dir; env MOOR_STORE)',
+  },
+  {
     key: 'allowWrites',
     name: 'allow-writes',
     kind: 'path',

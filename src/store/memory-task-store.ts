@@ -1,7 +1,7 @@
 /**
  * An in-memory TaskStore with the SQLite store's semantics (fences,
- * retention, interruption): for benchmarks (the ratio against SQLite) and
- * tests. Nothing survives the process.
+ * retention, leases): for benchmarks (the ratio against SQLite) and tests.
+ * Nothing survives the process; like SQLite it belongs to one daemon.
  */
 import { MoorError } from '../errors.js';
 import {
@@ -10,6 +10,7 @@ import {
   newTaskRecord,
   RUNNING_STATUSES,
   type TaskError,
+  type TaskFinish,
   type TaskRecord,
   type TaskStore,
   type TerminalPayload,
@@ -17,21 +18,22 @@ import {
 } from './task-store.js';
 
 export class MemoryTaskStore implements TaskStore {
+  readonly shared = false;
   readonly #tasks = new Map<string, TaskRecord>();
 
-  create(task: NewTask): TaskRecord {
+  async create(task: NewTask): Promise<TaskRecord> {
     if (this.#tasks.has(task.id)) throw new MoorError('TASK_EXISTS', `task ${task.id} already exists`);
     const record = newTaskRecord(task);
     this.#tasks.set(task.id, record);
     return record;
   }
 
-  get(id: string, now: number): TaskRecord | undefined {
+  async get(id: string, now: number): Promise<TaskRecord | undefined> {
     const task = this.#tasks.get(id);
     return task === undefined || isExpired(task, now) ? undefined : task;
   }
 
-  list(ownerKey: string | undefined, now: number): TaskRecord[] {
+  async list(ownerKey: string | undefined, now: number): Promise<TaskRecord[]> {
     return [...this.#tasks.values()]
       .filter((t) => (ownerKey === undefined || t.ownerKey === ownerKey) && !isExpired(t, now))
       .sort((a, b) => b.createdAt - a.createdAt);
@@ -42,7 +44,7 @@ export class MemoryTaskStore implements TaskStore {
     return task !== undefined && RUNNING_STATUSES.has(task.status) ? task : undefined;
   }
 
-  setWorking(id: string, statusMessage: string | null | undefined, now: number): boolean {
+  async setWorking(id: string, statusMessage: string | null | undefined, now: number): Promise<boolean> {
     const task = this.#running(id);
     if (!task) return false;
     this.#tasks.set(id, {
@@ -55,14 +57,22 @@ export class MemoryTaskStore implements TaskStore {
     return true;
   }
 
-  setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): boolean {
+  async setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): Promise<boolean> {
     const task = this.#running(id);
     if (!task) return false;
     this.#tasks.set(id, { ...task, status: 'input_required', inputRequests, lastUpdatedAt: now });
     return true;
   }
 
-  finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean {
+  async finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): Promise<boolean> {
+    return this.#finishNow(id, status, payload, now);
+  }
+
+  async finishMany(finishes: readonly TaskFinish[], now: number): Promise<boolean[]> {
+    return finishes.map((f) => this.#finishNow(f.id, f.status, f.payload, now));
+  }
+
+  #finishNow(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean {
     const task = this.#running(id);
     if (!task) return false;
     this.#tasks.set(id, {
@@ -78,21 +88,40 @@ export class MemoryTaskStore implements TaskStore {
     return true;
   }
 
-  interruptOthers(incarnation: string, error: TaskError, now: number): number {
-    let n = 0;
-    for (const task of [...this.#tasks.values()]) {
-      if (task.incarnation === incarnation || !RUNNING_STATUSES.has(task.status)) continue;
-      this.finish(task.id, 'failed', { error, statusMessage: error.message }, now);
-      n++;
+  async requestCancel(id: string, now: number): Promise<boolean> {
+    const task = this.#running(id);
+    if (!task) return false;
+    this.#tasks.set(id, { ...task, cancelRequestedAt: task.cancelRequestedAt ?? now, lastUpdatedAt: now });
+    return true;
+  }
+
+  async renewLeases(owner: string, ids: readonly string[], expiresAt: number): Promise<string[]> {
+    const cancelled: string[] = [];
+    for (const id of ids) {
+      const task = this.#running(id);
+      if (task === undefined || task.leaseOwner !== owner) continue;
+      this.#tasks.set(id, { ...task, leaseExpiresAt: expiresAt });
+      if (task.cancelRequestedAt !== null) cancelled.push(id);
     }
-    return n;
+    return cancelled;
   }
 
-  transaction<T>(fn: () => T): T {
-    return fn();
+  async interruptExpired(owner: string, expiredBy: number, error: TaskError, now: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (const task of [...this.#tasks.values()]) {
+      if (task.leaseOwner === owner || task.leaseExpiresAt > expiredBy) continue;
+      if (this.#finishNow(task.id, 'failed', { error, statusMessage: error.message }, now)) ids.push(task.id);
+    }
+    return ids;
   }
 
-  sweep(now: number): number {
+  async changedSince(since: number, now: number): Promise<TaskRecord[]> {
+    return [...this.#tasks.values()]
+      .filter((t) => t.lastUpdatedAt > since && !isExpired(t, now))
+      .sort((a, b) => a.lastUpdatedAt - b.lastUpdatedAt);
+  }
+
+  async sweep(now: number): Promise<number> {
     let n = 0;
     for (const [id, task] of this.#tasks) {
       if (isExpired(task, now)) {
@@ -103,7 +132,7 @@ export class MemoryTaskStore implements TaskStore {
     return n;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.#tasks.clear();
   }
 }

@@ -13,11 +13,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { MoorError } from '../errors.js';
 import { migrate } from './migrate.js';
 import {
   type NewTask,
   newTaskRecord,
   type TaskError,
+  type TaskFinish,
   type TaskRecord,
   type TaskStatus,
   type TaskStore,
@@ -39,7 +41,9 @@ interface Row {
   result_json: string | null;
   error_json: string | null;
   input_requests_json: string | null;
-  incarnation: string;
+  lease_owner: string;
+  lease_expires_at: number;
+  cancel_requested_at: number | null;
 }
 
 const RUNNING = "status IN ('working','input_required')";
@@ -52,6 +56,7 @@ export interface SqliteTaskStoreOptions {
 }
 
 export class SqliteTaskStore implements TaskStore {
+  readonly shared = false;
   readonly db: Database.Database;
   readonly #insert: Database.Statement;
   readonly #get: Database.Statement;
@@ -61,8 +66,12 @@ export class SqliteTaskStore implements TaskStore {
   readonly #setWorkingKeepMessage: Database.Statement;
   readonly #setInput: Database.Statement;
   readonly #finish: Database.Statement;
-  readonly #interrupt: Database.Statement;
+  readonly #requestCancel: Database.Statement;
+  readonly #renew: Database.Statement;
+  readonly #expired: Database.Statement;
+  readonly #changedSince: Database.Statement;
   readonly #sweep: Database.Statement;
+  readonly #finishMany: (finishes: readonly TaskFinish[], now: number) => boolean[];
 
   constructor(options: SqliteTaskStoreOptions) {
     if (options.file !== ':memory:') {
@@ -79,8 +88,10 @@ export class SqliteTaskStore implements TaskStore {
     }
     const db = this.db;
     this.#insert = db.prepare(`INSERT INTO tasks
-      (id, owner_key, tool, status, status_message, created_at, last_updated_at, retention_ms, poll_interval_ms, incarnation)
-      VALUES (@id, @ownerKey, @tool, 'working', @statusMessage, @createdAt, @createdAt, @retentionMs, @pollIntervalMs, @incarnation)`);
+      (id, owner_key, tool, status, status_message, created_at, last_updated_at, retention_ms, poll_interval_ms,
+       lease_owner, lease_expires_at)
+      VALUES (@id, @ownerKey, @tool, 'working', @statusMessage, @createdAt, @createdAt, @retentionMs, @pollIntervalMs,
+       @leaseOwner, @leaseExpiresAt)`);
     this.#get = db.prepare(`SELECT * FROM tasks WHERE id = ? AND ${NOT_EXPIRED}`);
     this.#listAll = db.prepare(`SELECT * FROM tasks WHERE ${NOT_EXPIRED} ORDER BY created_at DESC`);
     this.#listOwner = db.prepare(
@@ -99,16 +110,40 @@ export class SqliteTaskStore implements TaskStore {
       status_message = CASE WHEN @keepMessage = 1 THEN status_message ELSE @statusMessage END,
       result_json = @result, error_json = @error, input_requests_json = NULL,
       terminal_at = @now, last_updated_at = @now WHERE id = @id AND ${RUNNING}`);
-    this.#interrupt =
-      db.prepare(`UPDATE tasks SET status = 'failed', status_message = @message, error_json = @error,
-      input_requests_json = NULL, terminal_at = @now, last_updated_at = @now
-      WHERE ${RUNNING} AND incarnation != @incarnation`);
+    this.#requestCancel = db.prepare(
+      `UPDATE tasks SET cancel_requested_at = COALESCE(cancel_requested_at, @now), last_updated_at = @now
+       WHERE id = @id AND ${RUNNING}`,
+    );
+    this.#renew = db.prepare(
+      `UPDATE tasks SET lease_expires_at = @expiresAt WHERE id = @id AND lease_owner = @owner AND ${RUNNING}
+       RETURNING cancel_requested_at`,
+    );
+    this.#expired = db.prepare(
+      `SELECT id FROM tasks WHERE ${RUNNING} AND lease_owner != @owner AND lease_expires_at <= @expiredBy`,
+    );
+    this.#changedSince = db.prepare(
+      `SELECT * FROM tasks WHERE last_updated_at > ? AND ${NOT_EXPIRED} ORDER BY last_updated_at`,
+    );
     this.#sweep = db.prepare(
       'DELETE FROM tasks WHERE terminal_at IS NOT NULL AND terminal_at + retention_ms <= ?',
     );
+    this.#finishMany = db.transaction((finishes: readonly TaskFinish[], now: number) =>
+      finishes.map((f) => this.#finishNow(f.id, f.status, f.payload, now)),
+    );
   }
 
-  create(task: NewTask): TaskRecord {
+  async create(task: NewTask): Promise<TaskRecord> {
+    try {
+      this.#insertRow(task);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        throw new MoorError('TASK_EXISTS', `task ${task.id} already exists`);
+      throw error;
+    }
+    return newTaskRecord(task);
+  }
+
+  #insertRow(task: NewTask): void {
     this.#insert.run({
       id: task.id,
       ownerKey: task.ownerKey,
@@ -117,24 +152,24 @@ export class SqliteTaskStore implements TaskStore {
       createdAt: task.createdAt,
       retentionMs: task.retentionMs,
       pollIntervalMs: task.pollIntervalMs,
-      incarnation: task.incarnation,
+      leaseOwner: task.leaseOwner,
+      leaseExpiresAt: task.leaseExpiresAt,
     });
-    return newTaskRecord(task);
   }
 
-  get(id: string, now: number): TaskRecord | undefined {
+  async get(id: string, now: number): Promise<TaskRecord | undefined> {
     const row = this.#get.get(id, now) as Row | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 
-  list(ownerKey: string | undefined, now: number): TaskRecord[] {
+  async list(ownerKey: string | undefined, now: number): Promise<TaskRecord[]> {
     const rows = (
       ownerKey === undefined ? this.#listAll.all(now) : this.#listOwner.all(ownerKey, now)
     ) as Row[];
     return rows.map(fromRow);
   }
 
-  setWorking(id: string, statusMessage: string | null | undefined, now: number): boolean {
+  async setWorking(id: string, statusMessage: string | null | undefined, now: number): Promise<boolean> {
     const info =
       statusMessage === undefined
         ? this.#setWorkingKeepMessage.run(now, id)
@@ -142,11 +177,19 @@ export class SqliteTaskStore implements TaskStore {
     return info.changes === 1;
   }
 
-  setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): boolean {
+  async setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): Promise<boolean> {
     return this.#setInput.run(JSON.stringify(inputRequests), now, id).changes === 1;
   }
 
-  finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean {
+  async finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): Promise<boolean> {
+    return this.#finishNow(id, status, payload, now);
+  }
+
+  async finishMany(finishes: readonly TaskFinish[], now: number): Promise<boolean[]> {
+    return finishes.length === 0 ? [] : this.#finishMany(finishes, now);
+  }
+
+  #finishNow(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean {
     const info = this.#finish.run({
       id,
       status,
@@ -159,16 +202,37 @@ export class SqliteTaskStore implements TaskStore {
     return info.changes === 1;
   }
 
-  interruptOthers(incarnation: string, error: TaskError, now: number): number {
-    return this.#interrupt.run({ incarnation, message: error.message, error: JSON.stringify(error), now })
-      .changes;
+  async requestCancel(id: string, now: number): Promise<boolean> {
+    return this.#requestCancel.run({ id, now }).changes === 1;
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  async renewLeases(owner: string, ids: readonly string[], expiresAt: number): Promise<string[]> {
+    const cancelled: string[] = [];
+    for (const id of ids) {
+      const row = this.#renew.get({ id, owner, expiresAt }) as
+        | { cancel_requested_at: number | null }
+        | undefined;
+      if (row !== undefined && row.cancel_requested_at !== null) cancelled.push(id);
+    }
+    return cancelled;
   }
 
-  sweep(now: number): number {
+  async interruptExpired(owner: string, expiredBy: number, error: TaskError, now: number): Promise<string[]> {
+    const ids = (this.#expired.all({ owner, expiredBy }) as Array<{ id: string }>).map((r) => r.id);
+    const finishes = ids.map((id) => ({
+      id,
+      status: 'failed' as const,
+      payload: { error, statusMessage: error.message },
+    }));
+    const applied = await this.finishMany(finishes, now);
+    return ids.filter((_, i) => applied[i]);
+  }
+
+  async changedSince(since: number, now: number): Promise<TaskRecord[]> {
+    return (this.#changedSince.all(since, now) as Row[]).map(fromRow);
+  }
+
+  async sweep(now: number): Promise<number> {
     return this.#sweep.run(now).changes;
   }
 
@@ -185,7 +249,7 @@ export class SqliteTaskStore implements TaskStore {
     migrate(this.db);
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 }
@@ -208,6 +272,8 @@ function fromRow(row: Row): TaskRecord {
       row.input_requests_json === null
         ? null
         : (JSON.parse(row.input_requests_json) as Record<string, unknown>),
-    incarnation: row.incarnation,
+    leaseOwner: row.lease_owner,
+    leaseExpiresAt: row.lease_expires_at,
+    cancelRequestedAt: row.cancel_requested_at,
   };
 }

@@ -1,8 +1,16 @@
 /**
- * Where tasks live. Two implementations share this interface: SQLite (the
- * daemon's, durable across restarts) and memory (benchmarks, tests). Every
- * status write is fenced: it applies only while the task is still running
- * (working / input_required), so a terminal status never changes.
+ * Where tasks live. Three implementations share this interface: SQLite (the
+ * daemon's default, durable across restarts), PostgreSQL (shared by several
+ * daemons) and memory (benchmarks, tests). Every method returns a promise so
+ * that a networked backend implements it as well as an embedded one.
+ *
+ * Every status write is fenced: it applies only while the task is still
+ * running (working / input_required), so a terminal status never changes.
+ *
+ * A running task is owned by the daemon that runs its work through a lease
+ * (`leaseOwner`, `leaseExpiresAt`), which that daemon renews while the work
+ * goes on. A task whose lease has run out belongs to a daemon that stopped:
+ * any daemon may fail it "interrupted".
  */
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -34,8 +42,12 @@ export interface TaskRecord {
   readonly result: unknown;
   readonly error: TaskError | null;
   readonly inputRequests: Record<string, unknown> | null;
-  /** The daemon incarnation that ran it. */
-  readonly incarnation: string;
+  /** The daemon (its incarnation id) that runs the task's work. */
+  readonly leaseOwner: string;
+  /** Until when that daemon vouches for the work; renewed while it runs. */
+  readonly leaseExpiresAt: number;
+  /** When a client asked for the task to stop (through any daemon); null when nobody has. */
+  readonly cancelRequestedAt: number | null;
 }
 
 export interface NewTask {
@@ -46,7 +58,8 @@ export interface NewTask {
   readonly createdAt: number;
   readonly retentionMs: number;
   readonly pollIntervalMs: number;
-  readonly incarnation: string;
+  readonly leaseOwner: string;
+  readonly leaseExpiresAt: number;
 }
 
 export interface TerminalPayload {
@@ -55,26 +68,51 @@ export interface TerminalPayload {
   readonly statusMessage?: string | null;
 }
 
+/** One terminal write of a group commit. */
+export interface TaskFinish {
+  readonly id: string;
+  readonly status: TerminalStatus;
+  readonly payload: TerminalPayload;
+}
+
 export interface TaskStore {
-  /** Inserts a working task; the row is committed when this returns. */
-  create(task: NewTask): TaskRecord;
+  /**
+   * True when several daemons may use the store at once (PostgreSQL). An
+   * unshared store belongs to the one daemon holding its state dir's lock,
+   * so every other lease owner in it is a daemon that has stopped.
+   */
+  readonly shared: boolean;
+  /** Inserts a working task; the row is committed when the promise resolves. */
+  create(task: NewTask): Promise<TaskRecord>;
   /** The task, or undefined when missing or past its retention at `now`. */
-  get(id: string, now: number): TaskRecord | undefined;
+  get(id: string, now: number): Promise<TaskRecord | undefined>;
   /** Tasks of one owner (or all), newest first, expired ones left out. */
-  list(ownerKey: string | undefined, now: number): TaskRecord[];
+  list(ownerKey: string | undefined, now: number): Promise<TaskRecord[]>;
   /** Sets status message (and optionally back to working) while running; false when fenced off. */
-  setWorking(id: string, statusMessage: string | null | undefined, now: number): boolean;
+  setWorking(id: string, statusMessage: string | null | undefined, now: number): Promise<boolean>;
   /** Running → input_required with the outstanding requests; false when fenced off. */
-  setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): boolean;
+  setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): Promise<boolean>;
   /** Running → terminal; false when the task had already finished (the fence). */
-  finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean;
-  /** Fails every running task not owned by `incarnation` (a previous daemon's); returns how many. */
-  interruptOthers(incarnation: string, error: TaskError, now: number): number;
-  /** Runs `fn` as one transaction (one commit for every write inside it). */
-  transaction<T>(fn: () => T): T;
+  finish(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): Promise<boolean>;
+  /** Several terminal writes in one transaction (one commit); each entry fenced like finish(). */
+  finishMany(finishes: readonly TaskFinish[], now: number): Promise<boolean[]>;
+  /** Records a cancellation request on a running task; false when fenced off. */
+  requestCancel(id: string, now: number): Promise<boolean>;
+  /**
+   * Extends the leases `owner` holds on these running tasks to `expiresAt`;
+   * returns the ids among them whose cancellation was requested.
+   */
+  renewLeases(owner: string, ids: readonly string[], expiresAt: number): Promise<string[]>;
+  /**
+   * Fails the running tasks of other lease owners whose lease ended at or
+   * before `expiredBy`, with `error`, at `now`; returns their ids.
+   */
+  interruptExpired(owner: string, expiredBy: number, error: TaskError, now: number): Promise<string[]>;
+  /** Tasks updated after `since` (epoch ms), oldest change first: what a reconnecting daemon re-reads. */
+  changedSince(since: number, now: number): Promise<TaskRecord[]>;
   /** Deletes tasks whose retention ended at `now`; returns how many. */
-  sweep(now: number): number;
-  close(): void;
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
 }
 
 /** `ttlMs` on the wire: null while running, then terminal time + retention − creation. */
@@ -102,6 +140,8 @@ export function newTaskRecord(task: NewTask): TaskRecord {
     result: null,
     error: null,
     inputRequests: null,
-    incarnation: task.incarnation,
+    leaseOwner: task.leaseOwner,
+    leaseExpiresAt: task.leaseExpiresAt,
+    cancelRequestedAt: null,
   };
 }

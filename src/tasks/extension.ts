@@ -70,15 +70,16 @@ function missingCapability(what: string): ProtocolError {
 export function createTasksExtension(options: TasksExtensionOptions): HostExtension {
   const { catalog, service } = options;
 
-  const startTask = (
+  const startTask = async (
     tasks: TaskService,
     binding: Binding,
     owner: string,
     params: InterceptedToolCall['request']['params'],
     cancellation: 'abort' | 'detach',
     preAnswered: Readonly<Record<string, InputResponse>>,
-  ): Record<string, unknown> => {
-    const task = tasks.create(owner, params.name);
+  ): Promise<Record<string, unknown>> => {
+    // Committed before the CreateTaskResult goes out: a tasks/get on any daemon finds it.
+    const task = await tasks.create(owner, params.name);
     tasks.start(task, { cancellation, preAnswered }, (env) =>
       callTool(catalog, binding, params, {
         signal: env.signal,
@@ -112,23 +113,23 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
         });
       }
       const owner = () => binding.sessionKey;
-      server.setRequestHandler('tasks/get', { params: taskIdParams }, (params, reqCtx) => {
+      server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/get');
-        return service.detailed(service.get(params.taskId, owner())) as never;
+        return service.detailed(await service.get(params.taskId, owner())) as never;
       });
-      server.setRequestHandler('tasks/update', { params: updateParams }, (params, reqCtx) => {
+      server.setRequestHandler('tasks/update', { params: updateParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/update');
         // The SDK lifts `inputResponses` out of params into the request context.
         const responses =
           (reqCtx.mcpReq.inputResponses as Record<string, unknown> | undefined) ??
           (params as { inputResponses?: Record<string, unknown> }).inputResponses ??
           {};
-        service.update(params.taskId, owner(), responses);
+        await service.update(params.taskId, owner(), responses);
         return { resultType: 'complete' } as never;
       });
-      server.setRequestHandler('tasks/cancel', { params: taskIdParams }, (params, reqCtx) => {
+      server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/cancel');
-        service.cancel(params.taskId, owner());
+        await service.cancel(params.taskId, owner());
         return { resultType: 'complete' } as never;
       });
     },
@@ -165,14 +166,14 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
           throw error;
         }
       }
-      return startTask(
+      return (await startTask(
         service,
         call.binding,
         owner,
         params,
         task.cancellation,
         preAnswered,
-      ) as CallToolResult;
+      )) as CallToolResult;
     },
   };
 }

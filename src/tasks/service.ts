@@ -1,172 +1,161 @@
 /**
  * The task runtime: creates tasks durably, runs their work in the
  * background, turns progress into the status message and input requests
- * into `input_required`, answers tasks/get|update|cancel, fails what a
- * previous daemon left running, and sweeps expired rows.
+ * into `input_required`, answers tasks/get|update|cancel, and sweeps expired
+ * rows. The store holds what a client can read; this service only what
+ * cannot be stored (runtime.ts). Leases, and tasks/cancel|update for a task
+ * another daemon runs, are peers.ts's.
  *
- * The store holds what a client can read; this service holds only what
- * cannot be stored: the work's AbortController and the input requests a
- * running handler is waiting on. A task whose runtime is gone (the daemon
- * restarted) was failed "interrupted" at start.
- *
- * Creates commit before create() returns (the CreateTaskResult follows).
- * Completions are grouped: the terminal writes of one event-loop turn are
- * committed in one transaction on the next (setImmediate), and every read or
- * command (get, list, update, cancel, close) commits what is waiting first.
- * So a task is never reported finished before its row says so, and a crash
- * can only lose a result no client has seen (the task then reads failed
- * "interrupted", as if the crash had come a moment earlier).
- */
-import { randomBytes } from 'node:crypto';
-import type { InputRequest, InputResponse } from '@modelcontextprotocol/server';
+ * Creates commit before create() resolves (the CreateTaskResult follows).
+ * Completions are grouped (completions.ts), and every read or command
+ * commits what is waiting first: a task is never reported finished before
+ * its row says so, and a crash can only lose a result no client has seen
+ * (the task then reads failed "interrupted", as if the crash had come a
+ * moment earlier).
+ */ import type { InputRequest, InputResponse } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors.js';
+import { type ClusterBus, type ClusterMessage, localBus } from '../events/bus.js';
 import { protocolError } from '../host/protocol-error.js';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import { captureTrace } from '../protocol/trace-scope.js';
-import type { TaskError, TaskRecord, TaskStore } from '../store/task-store.js';
-import { RUNNING_STATUSES, ttlMsOf } from '../store/task-store.js';
-import { DEFAULT_RETENTION_MS } from './defaults.js';
+import type { TaskFinish, TaskRecord, TaskStore } from '../store/task-store.js';
+import { RUNNING_STATUSES } from '../store/task-store.js';
+import { CompletionQueue } from './completions.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from './defaults.js';
+import { TaskPeers } from './peers.js';
+import { Runtime } from './runtime.js';
+import type { StartOptions, TaskServiceOptions, TaskWorkEnvironment } from './service-types.js';
+import { detailedTask, newTaskId, taskNotFound, toTaskError } from './wire.js';
+
+export type { CancellationPolicy } from './runtime.js';
+export type { StartOptions, TaskServiceOptions, TaskWorkEnvironment } from './service-types.js';
+export {
+  createTaskFields,
+  createTaskResult,
+  newTaskId,
+  taskNotFound,
+  toTaskError,
+} from './wire.js';
 
 export const TASKS_EXTENSION = TASKS_EXTENSION_ID;
-export const INTERRUPTED_MESSAGE = 'Task interrupted: the daemon restarted';
+export { INTERRUPTED_MESSAGE, LEASE_EXPIRED_MESSAGE } from './peers.js';
 export const SHUTDOWN_MESSAGE = 'Task interrupted: the daemon shut down';
-export { DEFAULT_RETENTION_MS };
+export { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS };
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** How long an aborted task may take to stop before it is reported cancelled anyway. */
 export const ABORT_GRACE_MS = 2_000;
 
-export type CancellationPolicy = 'abort' | 'detach';
-
-/** What the work of a task gets from the runtime. */
-export interface TaskWorkEnvironment {
-  readonly taskId: string;
-  /** Aborts on tasks/cancel under the 'abort' policy, and at daemon shutdown. */
-  readonly signal: AbortSignal;
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-  requestInput(requests: Readonly<Record<string, InputRequest>>): Promise<Record<string, InputResponse>>;
-}
-
-export interface StartOptions {
-  readonly cancellation: CancellationPolicy;
-  /** Answers gathered before the task existed (multi-round-trip rounds on the tools/call). */
-  readonly preAnswered?: Readonly<Record<string, InputResponse>>;
-}
-
-export interface TaskServiceOptions {
-  readonly store: TaskStore;
-  /** Identifies this daemon run in the rows it writes. */
-  readonly incarnation: string;
-  readonly retentionMs?: number;
-  readonly pollIntervalMs?: number;
-  /** How often expired rows are deleted (default: min(retention, 60 s)); 0 disables. */
-  readonly sweepIntervalMs?: number;
-  readonly now?: () => number;
-  /** Unexpected failures of task work (never stdout). */
-  onInternalError?(error: unknown, tool: string): void;
-  log?(message: string, fields?: Record<string, unknown>): void;
-}
-
-interface Waiting {
-  readonly key: string;
-  readonly request: InputRequest;
-  readonly batch: Batch;
-}
-
-interface Batch {
-  readonly answers: Record<string, InputResponse>;
-  remaining: number;
-  resolve(answers: Record<string, InputResponse>): void;
-  reject(error: unknown): void;
-}
-
-interface Runtime {
-  readonly id: string;
-  readonly tool: string;
-  readonly policy: CancellationPolicy;
-  readonly controller: AbortController;
-  cancelRequested: boolean;
-  readonly outstanding: Map<string, Waiting>;
-  readonly usedKeys: Set<string>;
-  readonly preAnswered: Map<string, InputResponse>;
-  lastMessage: string | null | undefined;
-}
-
-/** The wire error for an unknown, expired or foreign task: one shape for all three. */
-export function taskNotFound(taskId: unknown): ProtocolError {
-  return protocolError(
-    'TASK_NOT_FOUND',
-    `No task ${typeof taskId === 'string' ? JSON.stringify(taskId.slice(0, 200)) : ''}: it does not exist or has expired.`.replace(
-      'task : ',
-      'task: ',
-    ),
-  );
-}
-
-/** Task ids: 144 bits from the OS CSPRNG, base64url. */
-export function newTaskId(): string {
-  return randomBytes(18).toString('base64url');
+interface Settled {
+  readonly runtime: Runtime;
+  readonly outcome: { result?: unknown; error?: unknown };
 }
 
 export class TaskService {
   readonly store: TaskStore;
   readonly incarnation: string;
+  readonly bus: ClusterBus;
   readonly retentionMs: number;
   readonly pollIntervalMs: number;
+  readonly leaseMs: number;
+  /** Resolves with how many tasks the start failed "interrupted" (a previous daemon's). */
+  readonly ready: Promise<number>;
   readonly #now: () => number;
   readonly #options: TaskServiceOptions;
   readonly #runtimes = new Map<string, Runtime>();
-  readonly #sweeper: NodeJS.Timeout | undefined;
+  readonly #timers: NodeJS.Timeout[] = [];
+  readonly #peers: TaskPeers;
   #closed = false;
-  /** Terminal writes waiting for the next group commit. */
-  #finishes: Array<() => void> = [];
-  #flushScheduled = false;
-  /** Tasks the last start failed "interrupted". */
-  readonly interruptedAtStart: number;
+  readonly #completions: CompletionQueue<Settled>;
+  /** Tasks the start failed "interrupted" (0 until `ready`). */
+  interruptedAtStart = 0;
 
   constructor(options: TaskServiceOptions) {
     this.#options = options;
     this.store = options.store;
     this.incarnation = options.incarnation;
+    this.bus = options.bus ?? localBus(options.incarnation);
     this.retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#now = options.now ?? Date.now;
-    const now = this.#now();
-    this.interruptedAtStart = this.store.interruptOthers(
-      this.incarnation,
-      { code: JsonRpcCode.InternalError, message: INTERRUPTED_MESSAGE },
-      now,
+    this.#completions = new CompletionQueue<Settled>({
+      store: this.store,
+      now: this.#now,
+      toFinish: ({ runtime, outcome }) => this.#finishOf(runtime, outcome),
+      committed: ({ runtime, outcome }, applied) => {
+        if (applied) this.#changed(runtime.id);
+        else if (!runtime.cancelRequested)
+          options.log?.(
+            'error' in outcome
+              ? 'a task failed after it had ended'
+              : 'a task result arrived after it had ended; dropped',
+            { task: runtime.id },
+          );
+      },
+      log: options.log,
+    });
+    this.#peers = new TaskPeers({
+      store: this.store,
+      incarnation: this.incarnation,
+      leaseMs: this.leaseMs,
+      bus: this.bus,
+      now: this.#now,
+      runtime: (id) => this.#runtimes.get(id),
+      runningIds: () => [...this.#runtimes.keys()],
+      cancelHere: (runtime) => this.#cancelHere(runtime),
+      answer: (runtime, responses) => this.#answer(runtime, responses),
+      changed: (id) => this.#changed(id),
+      changedElsewhere: (id) => options.onStatusChange?.(id, 'remote'),
+      background: (work, failure) => this.#background(work, failure),
+    });
+    this.ready = this.#start();
+    this.ready.catch(() => {}); // awaited by every call; a failure surfaces there
+    const sweepEvery = options.sweepIntervalMs ?? Math.min(this.retentionMs, 60_000);
+    if (sweepEvery > 0) this.#every(sweepEvery, () => this.store.sweep(this.#now()), 'task sweep failed');
+    this.#every(
+      Math.max(1, Math.floor(this.leaseMs / 3)),
+      () => this.checkLeases(),
+      'task lease check failed',
     );
-    this.store.sweep(now);
-    const every = options.sweepIntervalMs ?? Math.min(this.retentionMs, 60_000);
-    if (every > 0) {
-      this.#sweeper = setInterval(() => {
-        try {
-          this.store.sweep(this.#now());
-        } catch (error) {
-          options.log?.('task sweep failed', { error: (error as Error)?.message });
-        }
-      }, every);
-      this.#sweeper.unref();
-    }
+  }
+
+  async #start(): Promise<number> {
+    const interrupted = await this.#peers.interruptAtStart();
+    await this.store.sweep(this.#now());
+    this.interruptedAtStart = interrupted.length;
+    return interrupted.length;
+  }
+
+  #every(ms: number, tick: () => Promise<unknown>, failure: string): void {
+    const timer = setInterval(() => this.#background(tick(), failure), ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+
+  #background(work: Promise<unknown>, failure: string): void {
+    work.catch((error: unknown) => this.#options.log?.(failure, { error: (error as Error)?.message }));
   }
 
   get running(): number {
     return this.#runtimes.size;
   }
 
-  /** Creates a working task owned by `ownerKey`; committed when this returns. */
-  create(ownerKey: string, tool: string, statusMessage?: string): TaskRecord {
+  /** Creates a working task owned by `ownerKey`; committed when the promise resolves. */
+  async create(ownerKey: string, tool: string, statusMessage?: string): Promise<TaskRecord> {
     if (this.#closed) throw protocolError('TASKS_CLOSED', 'moor is shutting down');
+    await this.ready;
+    const now = this.#now();
     return this.store.create({
       id: newTaskId(),
       ownerKey,
       tool,
       statusMessage,
-      createdAt: this.#now(),
+      createdAt: now,
       retentionMs: this.retentionMs,
       pollIntervalMs: this.pollIntervalMs,
-      incarnation: this.incarnation,
+      leaseOwner: this.incarnation,
+      leaseExpiresAt: now + this.leaseMs,
     });
   }
 
@@ -176,99 +165,74 @@ export class TaskService {
    * it with that error; anything else fails it as an internal error.
    */
   start(task: TaskRecord, options: StartOptions, work: (env: TaskWorkEnvironment) => Promise<unknown>): void {
-    const runtime: Runtime = {
-      id: task.id,
-      tool: task.tool,
-      policy: options.cancellation,
-      controller: new AbortController(),
-      cancelRequested: false,
-      outstanding: new Map(),
-      usedKeys: new Set(),
-      preAnswered: new Map(Object.entries(options.preAnswered ?? {})),
-      lastMessage: task.statusMessage,
-    };
+    const runtime = new Runtime(
+      task.id,
+      task.tool,
+      options.cancellation,
+      task.statusMessage,
+      options.preAnswered ?? {},
+    );
     this.#runtimes.set(task.id, runtime);
-    // The work keeps the trace of the call that created the task, however long it runs.
-    const inCallerTrace = captureTrace();
     const env: TaskWorkEnvironment = {
       taskId: task.id,
       signal: runtime.controller.signal,
-      progress: async (progress, total, message) => this.#progress(runtime, progress, total, message),
+      progress: (progress, total, message) => this.#progress(runtime, progress, total, message),
       requestInput: (requests) => this.#requestInput(runtime, requests),
     };
-    setImmediate(() => inCallerTrace(() => this.#run(runtime, env, work)));
-  }
-
-  #run(
-    runtime: Runtime,
-    env: TaskWorkEnvironment,
-    work: (env: TaskWorkEnvironment) => Promise<unknown>,
-  ): void {
-    let settled: Promise<unknown>;
-    try {
-      settled = Promise.resolve(work(env));
-    } catch (error) {
-      settled = Promise.reject(error);
-    }
-    settled.then(
-      (result) => this.#settle(runtime, { result }),
-      (error: unknown) => this.#settle(runtime, { error }),
+    // The work keeps the trace of the call that created the task, however long it runs.
+    const inCallerTrace = captureTrace();
+    setImmediate(() =>
+      inCallerTrace(() => {
+        let settled: Promise<unknown>;
+        try {
+          settled = Promise.resolve(work(env));
+        } catch (error) {
+          settled = Promise.reject(error);
+        }
+        settled.then(
+          (result) => this.#settle(runtime, { result }),
+          (error: unknown) => this.#settle(runtime, { error }),
+        );
+      }),
     );
-  }
-
-  /** Commits the waiting terminal writes in one transaction. */
-  #flush(): void {
-    if (this.#finishes.length === 0) return;
-    const writes = this.#finishes;
-    this.#finishes = [];
-    this.store.transaction(() => {
-      for (const write of writes) write();
-    });
   }
 
   #settle(runtime: Runtime, outcome: { result?: unknown; error?: unknown }): void {
     this.#runtimes.delete(runtime.id);
     // Plain on purpose: the work has settled already, so nothing waits on what it makes of this.
-    this.#rejectOutstanding(runtime, new Error('task finished'));
-    this.#finishes.push(() => this.#finish(runtime, outcome));
-    if (!this.#flushScheduled) {
-      this.#flushScheduled = true;
-      setImmediate(() => {
-        this.#flushScheduled = false;
-        try {
-          this.#flush();
-        } catch (error) {
-          this.#options.log?.('task completion write failed', { error: (error as Error)?.message });
-        }
-      });
-    }
+    runtime.rejectOutstanding(new Error('task finished'));
+    this.#completions.add({ runtime, outcome });
   }
 
-  #finish(runtime: Runtime, outcome: { result?: unknown; error?: unknown }): void {
-    const now = this.#now();
-    if (runtime.cancelRequested) {
-      // Whatever the work did after the cancel, the client asked for it to stop: it ends cancelled.
-      this.store.finish(runtime.id, 'cancelled', { statusMessage: 'Cancelled.' }, now);
-      return;
-    }
+  #finishOf(runtime: Runtime, outcome: { result?: unknown; error?: unknown }): TaskFinish {
+    // Whatever the work did after the cancel, the client asked for it to stop: it ends cancelled.
+    if (runtime.cancelRequested)
+      return { id: runtime.id, status: 'cancelled', payload: { statusMessage: 'Cancelled.' } };
     if ('error' in outcome && outcome.error !== undefined) {
       const error = toTaskError(outcome.error);
       if (error.code === JsonRpcCode.InternalError && !(outcome.error instanceof ProtocolError))
         this.#options.onInternalError?.(outcome.error, runtime.tool);
-      const applied = this.store.finish(runtime.id, 'failed', { error, statusMessage: error.message }, now);
-      if (!applied)
-        this.#options.log?.('a task failed after it had ended', { task: runtime.id, error: error.message });
-      return;
+      return { id: runtime.id, status: 'failed', payload: { error, statusMessage: error.message } };
     }
     const isError = (outcome.result as { isError?: unknown } | undefined)?.isError === true;
-    const applied = this.store.finish(
-      runtime.id,
-      'completed',
-      { result: outcome.result, statusMessage: isError ? 'Completed with a tool error.' : 'Completed.' },
-      now,
-    );
-    if (!applied)
-      this.#options.log?.('a task result arrived after it had ended; dropped', { task: runtime.id });
+    return {
+      id: runtime.id,
+      status: 'completed',
+      payload: {
+        result: outcome.result,
+        statusMessage: isError ? 'Completed with a tool error.' : 'Completed.',
+      },
+    };
+  }
+
+  /** After a status write of ours: tell this daemon's listeners and the other daemons. */
+  #changed(taskId: string): void {
+    this.#options.onStatusChange?.(taskId, 'local');
+    if (this.bus.clustered) this.#publish({ kind: 'task-status', taskId });
+  }
+
+  #publish(message: ClusterMessage): void {
+    this.#background(this.bus.publish(message), 'cluster bus publish failed');
   }
 
   async #progress(runtime: Runtime, progress: number, total?: number, message?: string): Promise<void> {
@@ -276,7 +240,7 @@ export class TaskService {
     if (text === runtime.lastMessage || !this.#runtimes.has(runtime.id)) return;
     runtime.lastMessage = text;
     if (runtime.outstanding.size > 0) return; // waiting on input: the status stays input_required
-    this.store.setWorking(runtime.id, text, this.#now());
+    if (await this.store.setWorking(runtime.id, text, this.#now())) this.#changed(runtime.id);
   }
 
   #requestInput(
@@ -284,182 +248,157 @@ export class TaskService {
     requests: Readonly<Record<string, InputRequest>>,
   ): Promise<Record<string, InputResponse>> {
     if (runtime.controller.signal.aborted) return Promise.reject(runtime.controller.signal.reason);
-    const answers: Record<string, InputResponse> = {};
-    const asked: Array<[string, InputRequest]> = [];
-    for (const [key, request] of Object.entries(requests)) {
-      const pre = runtime.preAnswered.get(key);
-      if (pre !== undefined) {
-        runtime.preAnswered.delete(key);
-        answers[key] = pre;
-      } else asked.push([key, request]);
+    const { asked, answers } = runtime.ask(requests);
+    if (asked) {
+      this.#background(
+        this.store.setInputRequired(runtime.id, runtime.snapshot(), this.#now()).then((applied) => {
+          if (applied) this.#changed(runtime.id);
+        }),
+        'task input write failed',
+      );
     }
-    if (asked.length === 0) return Promise.resolve(answers);
-    return new Promise((resolve, reject) => {
-      const batch: Batch = { answers, remaining: asked.length, resolve, reject };
-      for (const [key, request] of asked) {
-        // Keys are unique for the task's lifetime: a key asked again gets a fresh wire key.
-        let wireKey = key;
-        for (let n = 2; runtime.usedKeys.has(wireKey); n++) wireKey = `${key}.${n}`;
-        runtime.usedKeys.add(wireKey);
-        runtime.outstanding.set(wireKey, { key, request, batch });
-      }
-      this.store.setInputRequired(runtime.id, this.#snapshot(runtime), this.#now());
-    });
-  }
-
-  #snapshot(runtime: Runtime): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const [wireKey, waiting] of runtime.outstanding) out[wireKey] = waiting.request;
-    return out;
-  }
-
-  #rejectOutstanding(runtime: Runtime, reason: unknown): void {
-    const batches = new Set([...runtime.outstanding.values()].map((w) => w.batch));
-    runtime.outstanding.clear();
-    for (const batch of batches) batch.reject(reason);
+    return answers;
   }
 
   /** The task if `ownerKey` owns it and it has not expired; else the not-found error. */
-  get(taskId: unknown, ownerKey: string | undefined): TaskRecord {
+  async get(taskId: unknown, ownerKey: string | undefined): Promise<TaskRecord> {
     if (typeof taskId !== 'string' || ownerKey === undefined) throw taskNotFound(taskId);
-    this.#flush();
-    const task = this.store.get(taskId, this.#now());
+    await this.ready;
+    await this.#completions.flush();
+    const task = await this.store.get(taskId, this.#now());
     if (task === undefined || task.ownerKey !== ownerKey) throw taskNotFound(taskId);
     return task;
   }
 
-  list(ownerKey: string | undefined): TaskRecord[] {
-    this.#flush();
+  async list(ownerKey: string | undefined): Promise<TaskRecord[]> {
+    await this.ready;
+    await this.#completions.flush();
     return this.store.list(ownerKey, this.#now());
   }
 
   /** tasks/update: answers outstanding input; unknown or already answered keys are ignored. */
-  update(taskId: unknown, ownerKey: string | undefined, responses: Readonly<Record<string, unknown>>): void {
-    const task = this.get(taskId, ownerKey);
+  async update(
+    taskId: unknown,
+    ownerKey: string | undefined,
+    responses: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const task = await this.get(taskId, ownerKey);
     const runtime = this.#runtimes.get(task.id);
-    if (runtime === undefined || runtime.outstanding.size === 0) return;
-    const done = new Set<Batch>();
-    for (const [wireKey, response] of Object.entries(responses)) {
-      const waiting = runtime.outstanding.get(wireKey);
-      if (waiting === undefined || !isInputResponse(response)) continue;
-      runtime.outstanding.delete(wireKey);
-      waiting.batch.answers[waiting.key] = response;
-      waiting.batch.remaining -= 1;
-      if (waiting.batch.remaining === 0) done.add(waiting.batch);
-    }
+    if (runtime !== undefined) return this.#answer(runtime, responses);
+    if (task.status === 'input_required' && this.#peers.runsElsewhere(task, this.#now()))
+      await this.bus.publish({ kind: 'task-input', taskId: task.id, leaseOwner: task.leaseOwner, responses });
+  }
+
+  async #answer(runtime: Runtime, responses: Readonly<Record<string, unknown>>): Promise<void> {
+    if (runtime.outstanding.size === 0) return;
+    const done = runtime.answer(responses);
     const now = this.#now();
-    if (runtime.outstanding.size > 0) this.store.setInputRequired(task.id, this.#snapshot(runtime), now);
-    else this.store.setWorking(task.id, runtime.lastMessage ?? null, now);
+    const applied =
+      runtime.outstanding.size > 0
+        ? await this.store.setInputRequired(runtime.id, runtime.snapshot(), now)
+        : await this.store.setWorking(runtime.id, runtime.lastMessage ?? null, now);
+    if (applied) this.#changed(runtime.id);
     for (const batch of done) batch.resolve(batch.answers);
   }
 
   /** tasks/cancel: cooperative; a terminal task is acknowledged unchanged. */
-  cancel(taskId: unknown, ownerKey: string | undefined): void {
-    const task = this.get(taskId, ownerKey);
+  async cancel(taskId: unknown, ownerKey: string | undefined): Promise<void> {
+    const task = await this.get(taskId, ownerKey);
     if (!RUNNING_STATUSES.has(task.status)) return;
     const runtime = this.#runtimes.get(task.id);
+    if (runtime !== undefined) return this.#cancelHere(runtime);
     const now = this.#now();
-    if (runtime === undefined) {
-      this.store.finish(task.id, 'cancelled', { statusMessage: 'Cancelled.' }, now);
+    if (this.#peers.runsElsewhere(task, now)) {
+      // Recorded first: the running daemon also finds it when it renews its lease, should the message be lost.
+      await this.store.requestCancel(task.id, now);
+      await this.bus.publish({ kind: 'task-cancel', taskId: task.id, leaseOwner: task.leaseOwner });
       return;
     }
+    // No work runs it any more (its daemon stopped): the cancellation is all there is to do.
+    if (await this.store.finish(task.id, 'cancelled', { statusMessage: 'Cancelled.' }, now))
+      this.#changed(task.id);
+  }
+
+  async #cancelHere(runtime: Runtime): Promise<void> {
+    const now = this.#now();
     if (runtime.policy === 'detach') {
-      this.store.finish(
-        task.id,
+      const applied = await this.store.finish(
+        runtime.id,
         'cancelled',
         { statusMessage: 'Cancelled; the work goes on in the background and its result will be dropped.' },
         now,
       );
+      if (applied) this.#changed(runtime.id);
       // Plain on purpose: the detached work's result is dropped, and an unexpected failure of it is
       // logged like any other (a registry error would turn it into a quiet tool error).
-      this.#rejectOutstanding(runtime, new Error('task cancelled'));
+      runtime.rejectOutstanding(new Error('task cancelled'));
       return;
     }
     if (runtime.cancelRequested) return;
     runtime.cancelRequested = true;
-    this.store.setWorking(task.id, 'Cancelling…', now);
+    if (await this.store.setWorking(runtime.id, 'Cancelling…', now)) this.#changed(runtime.id);
     runtime.controller.abort(protocolError('TASK_STOPPED', 'task cancelled'));
-    this.#rejectOutstanding(runtime, runtime.controller.signal.reason);
+    runtime.rejectOutstanding(runtime.controller.signal.reason);
     const timer = setTimeout(() => {
-      this.store.finish(
-        task.id,
-        'cancelled',
-        { statusMessage: 'Cancelled (the work was still stopping).' },
-        this.#now(),
+      this.#background(
+        this.store
+          .finish(
+            runtime.id,
+            'cancelled',
+            { statusMessage: 'Cancelled (the work was still stopping).' },
+            this.#now(),
+          )
+          .then((applied) => {
+            if (applied) this.#changed(runtime.id);
+          }),
+        'task cancel write failed',
       );
     }, ABORT_GRACE_MS);
     timer.unref();
   }
 
+  /**
+   * Renews the leases of the tasks running here (and picks up cancellations
+   * recorded in their rows), then fails other daemons' running tasks whose
+   * lease has expired. Runs every third of the lease.
+   */
+  async checkLeases(): Promise<void> {
+    if (this.#closed) return;
+    await this.ready;
+    await this.#peers.checkLeases();
+  }
+
   /** The DetailedTask for tasks/get. */
   detailed(task: TaskRecord): Record<string, unknown> {
-    const wire: Record<string, unknown> = {
-      ...createTaskFields(task),
-      resultType: 'complete',
-    };
-    if (task.status === 'completed') wire.result = task.result ?? { content: [] };
-    else if (task.status === 'failed')
-      wire.error = task.error ?? { code: JsonRpcCode.InternalError, message: 'Task failed' };
-    else if (task.status === 'input_required') wire.inputRequests = task.inputRequests ?? {};
-    return wire;
+    return detailedTask(task);
   }
 
-  /** Stops the sweeper; fails the tasks still running (their work is aborted). */
-  close(): void {
+  /** Stops the timers; fails the tasks still running (their work is aborted). */
+  async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#sweeper) clearInterval(this.#sweeper);
-    this.#flush();
-    const now = this.#now();
-    for (const runtime of [...this.#runtimes.values()]) {
-      this.store.finish(
-        runtime.id,
-        'failed',
-        {
-          error: { code: JsonRpcCode.InternalError, message: SHUTDOWN_MESSAGE },
-          statusMessage: SHUTDOWN_MESSAGE,
-        },
-        now,
-      );
-      runtime.controller.abort(protocolError('TASK_STOPPED', SHUTDOWN_MESSAGE));
-      this.#rejectOutstanding(runtime, runtime.controller.signal.reason);
-    }
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#peers.close();
+    await this.ready.catch(() => {});
+    await this.#completions.flush();
+    const runtimes = [...this.#runtimes.values()];
     this.#runtimes.clear();
+    const error = { code: JsonRpcCode.InternalError, message: SHUTDOWN_MESSAGE };
+    const finishes = runtimes.map((r) => ({
+      id: r.id,
+      status: 'failed' as const,
+      payload: { error, statusMessage: SHUTDOWN_MESSAGE },
+    }));
+    try {
+      const applied = await this.store.finishMany(finishes, this.#now());
+      runtimes.forEach((r, i) => {
+        if (applied[i]) this.#changed(r.id);
+      });
+    } finally {
+      for (const runtime of runtimes) {
+        runtime.controller.abort(protocolError('TASK_STOPPED', SHUTDOWN_MESSAGE));
+        runtime.rejectOutstanding(runtime.controller.signal.reason);
+      }
+    }
   }
-}
-
-/** The Task fields every task shape carries (CreateTaskResult without resultType). */
-export function createTaskFields(task: TaskRecord): Record<string, unknown> {
-  return {
-    taskId: task.id,
-    status: task.status,
-    ...(task.statusMessage !== null ? { statusMessage: task.statusMessage } : {}),
-    createdAt: new Date(task.createdAt).toISOString(),
-    lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
-    ttlMs: ttlMsOf(task),
-    pollIntervalMs: task.pollIntervalMs,
-  };
-}
-
-export function createTaskResult(task: TaskRecord): Record<string, unknown> {
-  return { resultType: 'task', ...createTaskFields(task) };
-}
-
-function isInputResponse(value: unknown): value is InputResponse {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A thrown value as the JSON-RPC error a failed task carries. */
-export function toTaskError(error: unknown): TaskError {
-  if (error instanceof ProtocolError) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.data !== undefined ? { data: error.data } : {}),
-    };
-  }
-  return {
-    code: JsonRpcCode.InternalError,
-    message: 'The task failed unexpectedly; the daemon log has the details.',
-  };
 }

@@ -8,11 +8,11 @@
  * some stream listens to tasks at all.
  */
 import type { EventRouter } from '../host/events/router.js';
-import type { TaskStore } from '../store/task-store.js';
+import type { TaskRecord, TaskStore } from '../store/task-store.js';
 
 export interface TaskStatusSource {
   readonly store: TaskStore;
-  detailed(task: NonNullable<ReturnType<TaskStore['get']>>): Record<string, unknown>;
+  detailed(task: TaskRecord): Record<string, unknown>;
 }
 
 export class TaskStatusFeed {
@@ -36,39 +36,23 @@ export class TaskStatusFeed {
     this.#pending.add(taskId);
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => this.#publish());
+    setImmediate(() => {
+      this.#publish().catch(() => {
+        // the store is closing: nobody is left to tell
+      });
+    });
   };
 
-  #publish(): void {
+  async #publish(): Promise<void> {
     this.#scheduled = false;
     const ids = [...this.#pending];
     this.#pending.clear();
     const source = this.#source;
     if (source === undefined) return;
     for (const id of ids) {
-      const task = source.store.get(id, Date.now());
+      const task = await source.store.get(id, Date.now());
       if (task === undefined || !this.#router.hasTaskListeners(task.ownerKey)) continue;
       this.#router.publishTask(task.ownerKey, { taskId: id, detailed: source.detailed(task) });
     }
   }
-}
-
-/** The store, telling `onWrite` of every write that changed a task's status. */
-export function observedStore(store: TaskStore, onWrite: (taskId: string) => void): TaskStore {
-  const notify = (applied: boolean, id: string): boolean => {
-    if (applied) onWrite(id);
-    return applied;
-  };
-  return {
-    create: (task) => store.create(task),
-    get: (id, now) => store.get(id, now),
-    list: (ownerKey, now) => store.list(ownerKey, now),
-    setWorking: (id, message, now) => notify(store.setWorking(id, message, now), id),
-    setInputRequired: (id, requests, now) => notify(store.setInputRequired(id, requests, now), id),
-    finish: (id, status, payload, now) => notify(store.finish(id, status, payload, now), id),
-    interruptOthers: (incarnation, error, now) => store.interruptOthers(incarnation, error, now),
-    transaction: (fn) => store.transaction(fn),
-    sweep: (now) => store.sweep(now),
-    close: () => store.close(),
-  };
 }

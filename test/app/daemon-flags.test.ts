@@ -31,7 +31,7 @@ import {
   daemonRunArgs,
 } from '../../src/protocol/daemon-flags.js';
 import { DEFAULT_ROOM_KEEPALIVE_MS } from '../../src/sessions/rooms.js';
-import { DEFAULT_RETENTION_MS } from '../../src/tasks/service.js';
+import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from '../../src/tasks/service.js';
 
 function usageError(argv: string[]): MoorError {
   try {
@@ -64,6 +64,8 @@ describe('daemonRunArgs', () => {
       sessionTtlDays: 3,
       maxRooms: 4,
       resetStore: true,
+      taskLeaseMs: 3000,
+      store: 'postgres://moor@db.example/moor',
       httpDefaultSession: 'test-session',
     };
     const argv = daemonRunArgs(flags);
@@ -94,6 +96,8 @@ describe('daemonRunArgs', () => {
       sessionTtlDays: 1,
       maxRooms: 1,
       resetStore: true,
+      taskLeaseMs: 3,
+      store: 's',
       httpDefaultSession: 's',
       detached: true,
     });
@@ -183,6 +187,7 @@ describe('defaults', () => {
       maxParked: 8,
       sessionTtlDays: 7,
       maxRooms: 32,
+      taskLeaseMs: DEFAULT_LEASE_MS,
     });
     const retention = DAEMON_RUN_FLAGS.find((f) => f.name === 'task-retention-ms');
     const logLevel = DAEMON_RUN_FLAGS.find((f) => f.name === 'log-level');

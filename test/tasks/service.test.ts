@@ -10,8 +10,8 @@ import { ttlMsOf } from '../../src/store/task-store.js';
 import { INTERRUPTED_MESSAGE, TaskService, type TaskWorkEnvironment } from '../../src/tasks/service.js';
 
 const services: TaskService[] = [];
-afterEach(() => {
-  for (const s of services.splice(0)) s.close();
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.close();
 });
 
 function make(
@@ -44,7 +44,7 @@ async function settle(
   statuses = ['completed', 'failed', 'cancelled'],
 ) {
   for (let i = 0; i < 200; i++) {
-    const task = service.get(id, owner);
+    const task = await service.get(id, owner);
     if (statuses.includes(task.status)) return task;
     await sleep(5);
   }
@@ -54,27 +54,27 @@ async function settle(
 describe('TaskService', () => {
   it('completes with the result; the terminal status is fenced against later writes', async () => {
     const { service, store } = make();
-    const task = service.create('k', 'tool');
+    const task = await service.create('k', 'tool');
     service.start(task, { cancellation: 'abort' }, async () => ok('done'));
     const done = await settle(service, task.id);
     expect(done).toMatchObject({ status: 'completed', result: ok('done') });
-    expect(store.finish(task.id, 'failed', { error: { code: -1, message: 'late' } }, 0)).toBe(false);
-    expect(store.setWorking(task.id, 'again', 0)).toBe(false);
-    service.cancel(task.id, 'k');
-    expect(service.get(task.id, 'k').status).toBe('completed');
+    expect(await store.finish(task.id, 'failed', { error: { code: -1, message: 'late' } }, 0)).toBe(false);
+    expect(await store.setWorking(task.id, 'again', 0)).toBe(false);
+    await service.cancel(task.id, 'k');
+    expect((await service.get(task.id, 'k')).status).toBe('completed');
   });
 
-  it('a foreign or keyless owner sees a missing task', () => {
+  it('a foreign or keyless owner sees a missing task', async () => {
     const { service } = make();
-    const task = service.create('owner-a', 'tool');
-    expect(() => service.get(task.id, 'owner-b')).toThrow(/No task/);
-    expect(() => service.get(task.id, undefined)).toThrow(/No task/);
-    expect(() => service.get('nope', 'owner-a')).toThrow(/No task/);
+    const task = await service.create('owner-a', 'tool');
+    await expect(service.get(task.id, 'owner-b')).rejects.toThrow(/No task/);
+    await expect(service.get(task.id, undefined)).rejects.toThrow(/No task/);
+    await expect(service.get('nope', 'owner-a')).rejects.toThrow(/No task/);
   });
 
   it('abort: the signal reaches the work and the task ends cancelled', async () => {
     const { service } = make();
-    const task = service.create('k', 'tool');
+    const task = await service.create('k', 'tool');
     let aborted = false;
     service.start(task, { cancellation: 'abort' }, async (env) => {
       await new Promise((_, reject) =>
@@ -85,7 +85,7 @@ describe('TaskService', () => {
       );
     });
     await sleep(5);
-    service.cancel(task.id, 'k');
+    await service.cancel(task.id, 'k');
     const end = await settle(service, task.id);
     expect(aborted).toBe(true);
     expect(end.status).toBe('cancelled');
@@ -93,7 +93,7 @@ describe('TaskService', () => {
 
   it('detach: cancelled at once, the work goes on, its result never overwrites the cancellation', async () => {
     const { service } = make();
-    const task = service.create('k', 'tool');
+    const task = await service.create('k', 'tool');
     let signal: AbortSignal | undefined;
     let finish: (() => void) | undefined;
     service.start(task, { cancellation: 'detach' }, async (env) => {
@@ -104,17 +104,17 @@ describe('TaskService', () => {
       return ok('late');
     });
     await sleep(5);
-    service.cancel(task.id, 'k');
-    expect(service.get(task.id, 'k').status).toBe('cancelled');
+    await service.cancel(task.id, 'k');
+    expect((await service.get(task.id, 'k')).status).toBe('cancelled');
     expect(signal?.aborted).toBe(false);
     finish?.();
     await sleep(20);
-    expect(service.get(task.id, 'k')).toMatchObject({ status: 'cancelled', result: null });
+    expect(await service.get(task.id, 'k')).toMatchObject({ status: 'cancelled', result: null });
   });
 
   it('input_required → tasks/update → working → completed; progress becomes the status message', async () => {
     const { service } = make();
-    const task = service.create('k', 'tool');
+    const task = await service.create('k', 'tool');
     let env: TaskWorkEnvironment | undefined;
     service.start(task, { cancellation: 'abort' }, async (e) => {
       env = e;
@@ -134,7 +134,7 @@ describe('TaskService', () => {
       status: 'input_required',
       inputRequests: { confirm: {} },
     });
-    service.update(task.id, 'k', { confirm: { action: 'accept', content: {} } });
+    await service.update(task.id, 'k', { confirm: { action: 'accept', content: {} } });
     const done = await settle(service, task.id);
     expect(done.result).toEqual(ok('{"action":"accept","content":{}}'));
     expect(env).toBeDefined();
@@ -142,7 +142,7 @@ describe('TaskService', () => {
 
   it('ttlMs is null while running, then terminal time + retention − creation; expired tasks vanish and are swept', async () => {
     const { service, store, advance, at } = make({ retentionMs: 60_000 });
-    const task = service.create('k', 'tool');
+    const task = await service.create('k', 'tool');
     expect(ttlMsOf(task)).toBeNull();
     let release: (() => void) | undefined;
     service.start(task, { cancellation: 'abort' }, async () => {
@@ -158,41 +158,42 @@ describe('TaskService', () => {
     expect(ttlMsOf(done)).toBe(5_000 + 60_000);
     expect(service.detailed(done).ttlMs).toBe(65_000);
     advance(59_999);
-    expect(service.get(task.id, 'k').status).toBe('completed');
+    expect((await service.get(task.id, 'k')).status).toBe('completed');
     advance(1);
-    expect(() => service.get(task.id, 'k')).toThrow(/No task/);
-    expect(store.sweep(at())).toBe(1);
+    await expect(service.get(task.id, 'k')).rejects.toThrow(/No task/);
+    expect(await store.sweep(at())).toBe(1);
   });
 
   it('the sweeper deletes expired rows on its interval', async () => {
     const store = new MemoryTaskStore();
     const service = new TaskService({ store, incarnation: 'i', retentionMs: 1, sweepIntervalMs: 10 });
     services.push(service);
-    const task = service.create('k', 'tool');
+    const task = await service.create('k', 'tool');
     service.start(task, { cancellation: 'abort' }, async () => ok('x'));
     await sleep(60);
-    expect(store.list(undefined, 0)).toHaveLength(0);
+    expect(await store.list(undefined, 0)).toHaveLength(0);
   });
 
-  it('a new incarnation fails what the previous one left running, "interrupted"', () => {
+  it('a new incarnation fails what the previous one left running, "interrupted"', async () => {
     const store = new MemoryTaskStore();
     const first = make({ store, incarnation: 'old' });
-    const left = first.service.create('k', 'tool');
+    const left = await first.service.create('k', 'tool');
     const second = make({ store, incarnation: 'new' });
+    expect(await second.service.ready).toBe(1);
     expect(second.service.interruptedAtStart).toBe(1);
-    const task = second.service.get(left.id, 'k');
+    const task = await second.service.get(left.id, 'k');
     expect(task).toMatchObject({ status: 'failed', error: { message: INTERRUPTED_MESSAGE } });
   });
 
   it('groups completions: many tasks settle in one turn, all readable as completed', async () => {
     const { service } = make();
-    const ids = Array.from({ length: 50 }, () => {
-      const task = service.create('k', 'tool');
+    const created = await Promise.all(Array.from({ length: 50 }, () => service.create('k', 'tool')));
+    const ids = created.map((task) => {
       service.start(task, { cancellation: 'abort' }, async () => ok('x'));
       return task.id;
     });
     await sleep(20);
-    expect(service.list('k').filter((t) => t.status === 'completed')).toHaveLength(50);
-    for (const id of ids) expect(service.get(id, 'k').status).toBe('completed');
+    expect((await service.list('k')).filter((t) => t.status === 'completed')).toHaveLength(50);
+    for (const id of ids) expect((await service.get(id, 'k')).status).toBe('completed');
   });
 });

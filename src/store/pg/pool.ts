@@ -1,0 +1,65 @@
+/**
+ * The PostgreSQL connection pool the stores of one daemon share. A `schema`
+ * puts every table in that schema (created when missing) through the
+ * connections' search_path: tests give each run its own, and a deployment
+ * may keep moor's tables apart from others in one database.
+ */
+import pg from 'pg';
+import { MoorError } from '../../errors.js';
+
+export interface PgConnectOptions {
+  /** `postgres://user:password@host:port/database` (or `postgresql://…`). */
+  readonly url: string;
+  /** Schema for moor's tables; default the connection's search_path (usually `public`). */
+  readonly schema?: string | undefined;
+  /** Pool size (default 10). */
+  readonly max?: number | undefined;
+  /** Shown in pg_stat_activity. */
+  readonly applicationName?: string | undefined;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+/** The client configuration every connection of this store uses (the bus's listener too). */
+export function pgClientConfig(options: PgConnectOptions): pg.ClientConfig {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema))
+    throw new MoorError(
+      'USAGE',
+      `a PostgreSQL schema name is lower case letters, digits and _; got ${options.schema}`,
+    );
+  return {
+    connectionString: options.url,
+    application_name: options.applicationName ?? 'moor',
+    ...(options.schema !== undefined ? { options: `-c search_path=${options.schema}` } : {}),
+  };
+}
+
+/** A pool whose schema exists; fails with STORE_UNAVAILABLE when the server cannot be reached. */
+export async function openPgPool(options: PgConnectOptions): Promise<pg.Pool> {
+  const pool = new pg.Pool({ ...pgClientConfig(options), max: options.max ?? 10 });
+  // An idle connection the server drops must not crash the daemon; the pool replaces it.
+  pool.on('error', () => {});
+  try {
+    await pool.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new MoorError('STORE_UNAVAILABLE', `cannot reach PostgreSQL: ${(error as Error).message}`);
+  }
+  if (options.schema !== undefined) {
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
+    } catch (error) {
+      // Daemons starting together race on IF NOT EXISTS: the loser sees a unique violation, the schema exists.
+      const code = (error as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') {
+        await pool.end().catch(() => {});
+        throw error;
+      }
+    }
+  }
+  return pool;
+}

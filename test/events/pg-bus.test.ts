@@ -1,0 +1,124 @@
+/**
+ * The PostgreSQL cluster bus on a real server: a message reaches the other
+ * daemon and never its sender, a message too large for NOTIFY arrives
+ * whole, and after the listener's backend is terminated the bus reconnects,
+ * hears messages again and asks its subscribers to re-read what changed.
+ * Plus the in-memory hub the single daemon uses.
+ */
+import type pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { type ClusterMessage, localBus, MemoryBusHub } from '../../src/events/bus.js';
+import { NOTIFY_LIMIT_BYTES, PgBus, RESYNC_MARGIN_MS } from '../../src/events/pg-bus.js';
+import { migratePg } from '../../src/store/pg/migrate.js';
+import { openPgPool } from '../../src/store/pg/pool.js';
+import { dropSchemas, freshSchema, pgUrl } from '../helpers/pg.js';
+
+const url = pgUrl();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(dropSchemas);
+
+/** The next message a bus delivers, as a promise. */
+function nextMessage(bus: PgBus): Promise<{ message: ClusterMessage; from: string }> {
+  return new Promise((resolve) => {
+    const unsubscribe = bus.subscribe((message, from) => {
+      unsubscribe();
+      resolve({ message, from });
+    });
+  });
+}
+
+describe.skipIf(url === null)('PgBus', () => {
+  async function cluster(n: number): Promise<{ pool: pg.Pool; buses: PgBus[] }> {
+    const schema = freshSchema();
+    const connect = { url: url ?? '', schema };
+    const pool = await openPgPool(connect);
+    cleanups.push(() => pool.end());
+    await migratePg(pool);
+    const buses: PgBus[] = [];
+    for (let i = 0; i < n; i++) {
+      const bus = await PgBus.start({ daemonId: `daemon-${i}`, connect, pool, reconnectDelayMs: 20 });
+      cleanups.push(() => bus.close());
+      buses.push(bus);
+    }
+    return { pool, buses };
+  }
+
+  it('delivers to the other daemons, never back to the sender', async () => {
+    const { buses } = await cluster(3);
+    const [a, b, c] = buses as [PgBus, PgBus, PgBus];
+    const own: ClusterMessage[] = [];
+    a.subscribe((message) => own.push(message));
+    const atB = nextMessage(b);
+    const atC = nextMessage(c);
+    const message: ClusterMessage = { kind: 'resource-updated', roomKey: '/repo', uri: 'decision://0001' };
+    await a.publish(message);
+    expect(await atB).toEqual({ message, from: 'daemon-0' });
+    expect(await atC).toEqual({ message, from: 'daemon-0' });
+    // A round trip from B proves A has had its chance to hear its own message.
+    const backAtA = nextMessage(a);
+    await b.publish({ kind: 'binding-changed', sessionKey: 's' });
+    expect((await backAtA).message).toEqual({ kind: 'binding-changed', sessionKey: 's' });
+    expect(own).toEqual([{ kind: 'binding-changed', sessionKey: 's' }]);
+  });
+
+  it('carries a message larger than NOTIFY allows through the payload table', async () => {
+    const { buses, pool } = await cluster(2);
+    const [a, b] = buses as [PgBus, PgBus];
+    const responses = { answer: { action: 'accept', content: { text: 'x'.repeat(NOTIFY_LIMIT_BYTES * 2) } } };
+    const atB = nextMessage(b);
+    await a.publish({ kind: 'task-input', taskId: 't1', leaseOwner: 'daemon-1', responses });
+    expect((await atB).message).toEqual({
+      kind: 'task-input',
+      taskId: 't1',
+      leaseOwner: 'daemon-1',
+      responses,
+    });
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM bus_payloads');
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('reconnects after its backend is terminated, resyncs, and hears messages again', async () => {
+    const { buses, pool } = await cluster(2);
+    const [a, b] = buses as [PgBus, PgBus];
+    const firstPid = b.listenerPid;
+    expect(firstPid).toBeTypeOf('number');
+    const resynced = new Promise<number>((resolve) => b.subscribe(() => {}, { resync: resolve }));
+    const before = Date.now();
+    await pool.query('SELECT pg_terminate_backend($1)', [firstPid]);
+    const since = await resynced;
+    expect(since).toBeGreaterThanOrEqual(before - RESYNC_MARGIN_MS - 1);
+    expect(since).toBeLessThanOrEqual(Date.now() - RESYNC_MARGIN_MS);
+    expect(b.listenerPid).not.toBe(firstPid);
+    const atB = nextMessage(b);
+    await a.publish({ kind: 'task-status', taskId: 't9' });
+    expect((await atB).message).toEqual({ kind: 'task-status', taskId: 't9' });
+  });
+});
+
+describe('in-memory buses', () => {
+  it('the single daemon bus reaches nobody; a hub joins in-process daemons, echoes left out', async () => {
+    const alone = localBus('only');
+    expect(alone.clustered).toBe(false);
+    const heard: ClusterMessage[] = [];
+    alone.subscribe((m) => heard.push(m));
+    await alone.publish({ kind: 'task-status', taskId: 'x' });
+    await Promise.resolve();
+    expect(heard).toEqual([]);
+
+    const hub = new MemoryBusHub();
+    const a = hub.connect('a');
+    const b = hub.connect('b');
+    expect(a.clustered).toBe(true);
+    const atA: string[] = [];
+    a.subscribe((_m, from) => atA.push(from));
+    const atB = new Promise<string>((resolve) => b.subscribe((_m, from) => resolve(from)));
+    await a.publish({ kind: 'task-status', taskId: 'y' });
+    expect(await atB).toBe('a');
+    expect(atA).toEqual([]);
+    await b.close();
+    expect(a.clustered).toBe(false);
+  });
+});
