@@ -68,7 +68,8 @@ async function benchTaskStores(storeUrl) {
 }
 
 async function benchHttpScale(storeUrl) {
-  const extra = ['-w', WORKSPACE, '--log-level', 'warn'];
+  // The load driver sends no token: these daemons serve loopback only.
+  const extra = ['-w', WORKSPACE, '--log-level', 'warn', '--no-token'];
   const daemons = [];
   const proxies = [];
   try {

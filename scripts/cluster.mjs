@@ -91,13 +91,37 @@ async function waitHealthy(port, child, ms = 20_000) {
   }
 }
 
+/**
+ * The bearer token every daemon of a cluster shares (behind one URL a client
+ * cannot know which daemon answers): 256 random bits in a 0600 file.
+ */
+export function makeTokenFile() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-cluster-token-'));
+  const file = path.join(dir, 'http.token');
+  const token = randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return { file, token, dir };
+}
+
 /** One daemon with its own state dir on a free port, up once its /healthz answers. */
-export async function startClusterDaemon({ store, extra = [], env = {}, port }) {
+export async function startClusterDaemon({ store, extra = [], env = {}, port, tokenFile }) {
   const at = port ?? (await freePort());
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-cluster-'));
+  const auth = tokenFile === undefined ? [] : ['--token-file', tokenFile];
   const child = spawn(
     process.execPath,
-    [MOOR_BIN, 'daemon', 'run', '--detached', '--http', `127.0.0.1:${at}`, '--store', store, ...extra],
+    [
+      MOOR_BIN,
+      'daemon',
+      'run',
+      '--detached',
+      '--http',
+      `127.0.0.1:${at}`,
+      '--store',
+      store,
+      ...auth,
+      ...extra,
+    ],
     { env: { ...process.env, ...env, MOOR_STATE_DIR: stateDir }, stdio: 'ignore' },
   );
   const health = await waitHealthy(at, child);
@@ -172,8 +196,10 @@ export async function startCluster({
 } = {}) {
   const started = [];
   let haproxy;
+  const secret = makeTokenFile();
   try {
-    for (let i = 0; i < daemons; i++) started.push(await startClusterDaemon({ store, extra, env }));
+    for (let i = 0; i < daemons; i++)
+      started.push(await startClusterDaemon({ store, extra, env, tokenFile: secret.file }));
     haproxy = await startHaproxy({
       servers: started.map((d, i) => ({ name: `moor${i}`, port: d.port })),
       port,
@@ -182,16 +208,19 @@ export async function startCluster({
     return {
       url: haproxy.url,
       store,
+      token: secret.token,
       haproxy,
       daemons: started,
       async stop() {
         await kill(haproxy.child);
         for (const d of started) await kill(d.child);
         fs.rmSync(haproxy.dir, { recursive: true, force: true });
+        fs.rmSync(secret.dir, { recursive: true, force: true });
         for (const d of started) fs.rmSync(d.stateDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
+    fs.rmSync(secret.dir, { recursive: true, force: true });
     if (haproxy !== undefined) await kill(haproxy.child);
     for (const d of started) await kill(d.child, 'SIGKILL');
     throw error;
@@ -219,6 +248,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`balancer: ${cluster.url}`);
   for (const d of cluster.daemons) console.log(`daemon pid ${d.pid}: ${d.url} (state ${d.stateDir})`);
   console.log(`store: ${cluster.store.replace(/\/\/[^@/]*@/, '//…@')}`);
+  console.log(`send: Authorization: Bearer ${cluster.token}`);
   console.log('Ctrl-C stops them all.');
   const stop = async () => {
     await cluster.stop();

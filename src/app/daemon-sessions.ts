@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import { MoorError } from '../errors.js';
+import type { ClusterBus } from '../events/bus.js';
 import type { Binding, Workspace } from '../host/binding.js';
 import type { Pack } from '../host/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
@@ -49,6 +50,8 @@ export interface DaemonSessionsOptions {
   /** How long an HTTP session stays attached after its last request. */
   readonly httpHoldMs: number;
   readonly reapIntervalMs?: number | undefined;
+  /** Daemons sharing the store: a session saved here is announced, one saved there is re-read. */
+  readonly bus?: ClusterBus | undefined;
   onError(error: unknown, what: string): void;
 }
 
@@ -75,6 +78,21 @@ export class DaemonSessions {
       ...(options.maxParked === undefined ? {} : { maxParked: options.maxParked }),
       ...(options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays }),
       onListenerError: (error) => options.onError(error, 'tools/list_changed'),
+      ...(options.bus === undefined
+        ? {}
+        : {
+            onSaved: (sessionKey: string) => {
+              options.bus?.publish({ kind: 'binding-changed', sessionKey }).catch((error: unknown) => {
+                options.onError(error, 'announcing a binding change');
+              });
+            },
+          }),
+    });
+    options.bus?.subscribe((message) => {
+      if (message.kind !== 'binding-changed') return;
+      this.manager.reloadFromStore(message.sessionKey).catch((error: unknown) => {
+        options.onError(error, 're-reading a session another daemon changed');
+      });
     });
     this.manager.onActiveChanged(({ sessionKey, active, previous }) => {
       if (this.#writesOf(active) === this.#writesOf(previous)) return;
@@ -162,6 +180,7 @@ export class DaemonSessions {
         return held.includes(first) ? [first, ...held.filter((id) => id !== first)] : held;
       },
       roomsChange: true,
+      ready,
       stateOf: noWorkspace,
       select: async (named) => {
         await ready();

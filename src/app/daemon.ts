@@ -258,6 +258,8 @@ async function composeDaemon(
     maxParked: options.maxParked,
     retentionDays: options.sessionTtlDays,
     httpHoldMs: options.roomKeepAliveMs,
+    // Several daemons on one PostgreSQL: a session switched on one is re-read on the others.
+    ...(stores.postgres !== undefined ? { bus } : {}),
     onError: (error, what) => logger.error({ err: error }, `sessions: ${what} failed`),
   });
   const catalogPacks = [

@@ -17,6 +17,8 @@ export interface Binding {
   readonly rooms?: readonly string[];
   /** True when `rooms` changes while the binding lives (a session's): listeners ask it at each event. */
   readonly roomsChange?: boolean;
+  /** Settles what a call acting on the session itself needs first (an HTTP session's attach). */
+  ready?(): Promise<void>;
   /** The pack's state for this workspace, opened on first use. */
   stateOf<S>(pack: Pack<S>): S;
   /**

@@ -72,6 +72,7 @@ export async function callTool(
   let target: Binding;
   try {
     // Session-level tools (the workspace tools) run on the session, in no workspace.
+    if (entry.pack.scope === 'session') await binding.ready?.();
     target = entry.pack.scope === 'session' ? binding : await selectBinding(binding, named);
   } catch (error) {
     if (error instanceof MoorError) return errorResult(error.message);

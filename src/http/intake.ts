@@ -1,7 +1,7 @@
 /**
  * Request intake: everything decided about a request before anything answers
- * it, once and in this order — Host/Origin (403) → bearer token (401) → route
- * (404, 405) → body limit (413) → content type (415) → nesting (400) → admission (503,
+ * it, once and in this order — Host/Origin (403) → `/healthz` (no token) →
+ * bearer token (401) → route (404, 405) → body limit (413) → content type (415) → nesting (400) → admission (503,
  * `Retry-After: 1`) → Moor-Session / Moor-Workspace (400). A POST that passes
  * every step becomes one AdmittedRequest, which the exchange serves.
  */
@@ -114,21 +114,22 @@ export class Intake {
       sendJson(res, 403, entryErrorBody(JsonRpcCode.TransportError, guard.message));
       return;
     }
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const route = query < 0 ? url : url.slice(0, query);
+    // Liveness needs no token: load balancers probe it, and it tells only that this daemon is up.
+    if (route === HEALTH_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        sendJson(res, 405, HEALTH_METHOD_BODY, HEALTH_METHOD_HEADERS);
+      else this.#sink.health(res);
+      return;
+    }
     if (this.#tokenGuard !== undefined) {
       const challenge = this.#tokenGuard.challenge(req);
       if (challenge !== undefined) {
         sendJson(res, ERRORS.TOKEN_INVALID.http, UNAUTHORIZED_BODY, { 'www-authenticate': challenge });
         return;
       }
-    }
-    const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const route = query < 0 ? url : url.slice(0, query);
-    if (route === HEALTH_PATH) {
-      if (req.method !== 'GET' && req.method !== 'HEAD')
-        sendJson(res, 405, HEALTH_METHOD_BODY, HEALTH_METHOD_HEADERS);
-      else this.#sink.health(res);
-      return;
     }
     if (route !== MCP_PATH) {
       sendJson(res, 404, NOT_FOUND_BODY);

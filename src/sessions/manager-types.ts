@@ -31,6 +31,8 @@ export interface SessionManagerOptions<H extends RoomHandle> {
   readonly retentionDays?: number;
   /** Called when an active-change listener throws (the change itself stands). */
   onListenerError?(error: unknown): void;
+  /** A session's record was written (other daemons sharing the store are told through this). */
+  onSaved?(sessionKey: string): void;
 }
 
 export interface WorkspaceList {

@@ -308,8 +308,33 @@ export class SessionManager<H extends RoomHandle> {
     await this.#options.store.save(record);
     entry.record = record;
     entry.stored = true;
+    this.#options.onSaved?.(record.key);
     for (const binding of removed) entry.releaseRoom(bindingId(binding));
     if (announce) this.#changes.announce(record.key, previous, record.active);
+  }
+
+  /**
+   * Another daemon changed this session in the shared store: re-read it, so
+   * the next call here sees the same active and parked workspaces. Rooms of
+   * bindings that are gone are released; in-flight connects started here
+   * lose to the newer record (their intent no longer matches).
+   */
+  async reloadFromStore(sessionKey: string): Promise<void> {
+    const entry = this.#sessions.loaded(sessionKey);
+    if (entry === undefined) return;
+    entry.intent += 1;
+    await entry.lock.run(async () => {
+      const stored = await this.#options.store.load(sessionKey);
+      if (stored === undefined) return;
+      const previous = entry.record.active;
+      const kept = new Set(
+        [stored.active, ...stored.parked].flatMap((b) => (b === null ? [] : [bindingId(b)])),
+      );
+      entry.record = stored;
+      entry.stored = true;
+      for (const id of [...entry.rooms.keys()]) if (!kept.has(id)) entry.releaseRoom(id);
+      this.#changes.announce(sessionKey, previous, stored.active);
+    });
   }
 
   /** Releases every room the sessions hold (shutdown). */

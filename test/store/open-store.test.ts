@@ -38,7 +38,7 @@ describe('openTaskStore', () => {
     expect(fs.readdirSync(dir).sort()).toEqual(['moor.db', 'moor.db-shm', 'moor.db-wal']);
   });
 
-  it('with resetStore moves the store and its -wal/-shm aside and starts empty', () => {
+  it('with resetStore moves the store and its -wal/-shm aside and starts empty', async () => {
     const { dir, file, garbage } = corruptStore();
     const moved: string[] = [];
     const store = openTaskStore({
@@ -52,7 +52,7 @@ describe('openTaskStore', () => {
     expect(fs.readFileSync(aside).equals(garbage)).toBe(true);
     expect(fs.readFileSync(`${aside}-wal`, 'utf8')).toBe('wal bytes');
     expect(fs.readFileSync(`${aside}-shm`, 'utf8')).toBe('shm bytes');
-    expect(store.list(undefined, Date.now())).toEqual([]);
+    expect(await store.list(undefined, Date.now())).toEqual([]);
     store.close();
     expect(fs.readdirSync(dir)).toContain('moor.db');
   });

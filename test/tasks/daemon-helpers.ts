@@ -73,6 +73,11 @@ export async function startDaemon(stateDir: string, extra: string[] = [], port?:
 /** Each started daemon's URL → its bearer token. */
 const tokens = new Map<string, string>();
 
+/** A daemon started elsewhere (a cluster) whose requests must carry `token`. */
+export function rememberToken(url: string, token: string): void {
+  tokens.set(url, token);
+}
+
 /** The headers a request to the daemon at `url` needs besides its own: the bearer token. */
 export function authHeaders(url: string): Record<string, string> {
   const token = tokens.get(url);
