@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { MoorError } from '../errors.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 import { SkillShelf } from './skills.js';
+import type { ToolCallObserver } from './tool-call.js';
 
 export interface CatalogTool {
   readonly pack: Pack<unknown>;
@@ -55,6 +56,8 @@ export class Catalog {
    * pinned stdio instances consume them.
    */
   readonly events: ServerEventBus;
+  /** Told every tools/call's outcome (the daemon's metrics); unset, calls are not observed. */
+  toolCallObserver: ToolCallObserver | undefined;
   readonly #byName: ReadonlyMap<string, CatalogTool>;
   readonly #prompts: ReadonlyMap<string, CatalogPrompt>;
 

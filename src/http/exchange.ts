@@ -14,6 +14,9 @@ import type {
 import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
+import type { Outcome } from '../observe/labels.js';
+import type { RequestObserver } from '../observe/observer.js';
+import type { TraceSpan } from '../observe/tracing.js';
 import { withTrace } from '../protocol/trace.js';
 import type { AdmittedRequest } from './intake.js';
 import type { LeanExchange, LeanPath } from './lean.js';
@@ -39,6 +42,8 @@ export interface ExchangeOptions {
   readonly lean: LeanPath | undefined;
   readonly log: HttpLog;
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
+  /** Counts and traces every exchange (metrics, tracing). */
+  readonly observer?: RequestObserver | undefined;
 }
 
 /** Every live exchange of one endpoint, and how each is answered. */
@@ -48,6 +53,7 @@ export class Exchanges {
   readonly #lean: LeanPath | undefined;
   readonly #log: HttpLog;
   readonly #onRoute: ExchangeOptions['onRoute'];
+  readonly #observer: RequestObserver | undefined;
   /** Woken when the last working exchange ends while close() waits for it. */
   #idleWaiters: Array<() => void> = [];
 
@@ -56,6 +62,7 @@ export class Exchanges {
     this.#lean = options.lean;
     this.#log = options.log;
     this.#onRoute = options.onRoute;
+    this.#observer = options.observer;
   }
 
   /** Live exchanges, listen streams included. */
@@ -79,6 +86,11 @@ export class Exchanges {
       );
     }
     const exchange = new Exchange(res, request);
+    const observer = this.#observer;
+    if (observer !== undefined) {
+      exchange.slot = observer.begin('http', request.parsed);
+      exchange.span = observer.span('http', request.parsed, request.scope.requestedSessionKey);
+    }
     this.#live.add(exchange);
     res.once('close', () => this.#ended(exchange));
     const lean = this.#lean;
@@ -127,7 +139,12 @@ export class Exchanges {
   #ended(exchange: Exchange): void {
     this.#live.delete(exchange);
     exchange.request.release();
-    if (!exchange.res.writableFinished) exchange.abort();
+    if (!exchange.res.writableFinished) {
+      exchange.settle('cancelled');
+      exchange.abort();
+    }
+    if (exchange.slot >= 0)
+      this.#observer?.end(exchange.slot, exchange.outcome, exchange.span, exchange.errorType);
     if (this.#idleWaiters.length > 0 && this.workCount() === 0) {
       for (const wake of this.#idleWaiters.splice(0)) wake();
     }
@@ -196,6 +213,12 @@ export class Exchanges {
 class Exchange implements LeanExchange {
   readonly res: ServerResponse;
   readonly request: AdmittedRequest;
+  /** The observer's label slot (-1: not observed) and span. */
+  slot = -1;
+  span: TraceSpan | undefined;
+  /** How the exchange ended, as far as known: the first verdict other than ok sticks. */
+  outcome: Outcome = 'ok';
+  errorType: string | undefined;
   #controller: AbortController | undefined;
   #hijacked = false;
   /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */
@@ -219,6 +242,34 @@ class Exchange implements LeanExchange {
     this.#sse = true;
   }
 
+  failed(errorType?: string): void {
+    this.settle('error', errorType);
+  }
+
+  settle(outcome: Outcome, errorType?: string): void {
+    if (this.outcome !== 'ok') return;
+    this.outcome = outcome;
+    this.errorType = errorType;
+  }
+
+  /** What an SDK answer's bytes say: an HTTP error status, or a JSON-RPC error response. */
+  #classify(chunk: unknown): void {
+    if (this.slot < 0 || this.outcome !== 'ok') return;
+    const text =
+      typeof chunk === 'string'
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk).toString('utf8')
+          : '';
+    // The SDK writes an error response as {"jsonrpc":"2.0","id":…,"error":{…}} and a result
+    // as {"result":…}; inside a JSON string the quotes would be escaped, so this cannot match content.
+    const at = text.indexOf(',"error":{"code":');
+    if (at >= 0 && text.lastIndexOf('{"jsonrpc":"2.0","id":', at) >= 0) {
+      const code = /^-?\d+/.exec(text.slice(at + 17))?.[0];
+      this.settle('error', code);
+    }
+  }
+
   abort(reason?: unknown): void {
     this.#controller?.abort(reason);
   }
@@ -236,12 +287,20 @@ class Exchange implements LeanExchange {
           ([name]) => name.toLowerCase() === 'content-type',
         )?.[1];
         this.#sse = typeof type === 'string' && type.startsWith('text/event-stream');
+        if (status >= 400) this.settle('error', String(status));
         res.writeHead(status, headers);
         return sink;
       },
-      write: (chunk) => (this.#hijacked ? true : res.write(chunk)),
+      write: (chunk) => {
+        if (this.#hijacked) return true;
+        this.#classify(chunk);
+        return res.write(chunk);
+      },
       end: (chunk) => {
-        if (!this.#hijacked) res.end(chunk);
+        if (!this.#hijacked) {
+          this.#classify(chunk);
+          res.end(chunk);
+        }
         return sink;
       },
       on: (event, listener) => {
@@ -257,6 +316,7 @@ class Exchange implements LeanExchange {
 
   /** Cancelled by the client: abort the work and end the stream without a result (JSON-RPC sends none). */
   cancel(): void {
+    this.settle('cancelled');
     const res = this.res;
     if (!res.writableEnded) {
       this.#hijacked = true;
@@ -268,6 +328,7 @@ class Exchange implements LeanExchange {
 
   /** Shutdown after the grace period: answer with a clear JSON-RPC error (in-band, HTTP 200), then abort the work. */
   terminate(): void {
+    this.settle('error', 'interrupted');
     const res = this.res;
     const id = this.request.id;
     if (!res.writableEnded) {

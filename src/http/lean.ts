@@ -92,6 +92,8 @@ export interface LeanExchange {
   binding(): Binding;
   /** Called when the answer becomes an open SSE stream before its result (slow legacy answers). */
   streaming(): void;
+  /** Called when the answer is a JSON-RPC error (metrics, tracing), with its code. */
+  failed(errorType?: string): void;
 }
 
 export interface LeanOptions {
@@ -409,6 +411,7 @@ export class LeanPath {
       json = plan.kind === 'call' ? await this.#call(plan, exchange) : this.#read(plan, exchange);
     } catch (error) {
       const { code, message, data } = describeThrown(error);
+      exchange.failed(String(code));
       json = dispatchErrorBody(plan.id, code, message, data);
       // Handler errors are in-band (HTTP 200) except a missing client capability (the SDK's one exception).
       if (code === JsonRpcCode.MissingClientCapability) status = 400;
