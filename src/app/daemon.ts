@@ -13,6 +13,7 @@ import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/da
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
+import type { AdmissionGate } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
 import { Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
@@ -21,9 +22,11 @@ import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
+import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
 import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
 import {
+  type DaemonStatus,
   helloError,
   type SessionHello,
   type TasksControlReply,
@@ -36,8 +39,11 @@ import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import { TaskService } from '../tasks/service.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
+import { startObservability } from './observability.js';
 import { resolveWorkspace, type StoreOptions } from './options.js';
 import { namedPacks } from './packs.js';
+import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status-snapshot.js';
+import { statusPageRenderer } from './status-view.js';
 
 export interface DaemonRunOptions extends StoreOptions {
   /** Default workspace for a hello that names none. */
@@ -268,6 +274,29 @@ async function composeDaemon(
 
   let http: HttpEndpoint | undefined;
 
+  // Observability: the gate and the status snapshot exist once the daemon starts; gauges read them then.
+  let gate: AdmissionGate | undefined;
+  let statusSnapshot: (() => DaemonStatus) | undefined;
+  const roomViews = (): RoomView[] =>
+    rooms.loaded().map((room) => ({
+      root: room.key.root,
+      connections: room.connections,
+      workspace: room.state.workspace,
+      decisionsPack: (room.state.packs.get(catalogDecisions) ?? catalogDecisions) as Pack<DecisionsState>,
+    }));
+  const observability = await startObservability({
+    toolNames: catalog.tools.map((tool) => tool.name),
+    version: IDENTITY.version,
+    sources: {
+      inFlight: () => gate?.inFlight ?? 0,
+      sessions: () => statusSnapshot?.().sessions?.length ?? 0,
+      roomsLoaded: () => rooms.size,
+      tasksByStatus: () => taskCounts(tasks.list(undefined)),
+    },
+  });
+  catalog.toolCallObserver = observability.observer?.toolCall;
+  const { metrics } = observability;
+
   const config: DaemonConfig = {
     paths,
     version: IDENTITY.version,
@@ -287,16 +316,26 @@ async function composeDaemon(
       return { factory, close: () => lease.release() };
     },
     describe: () => ({
+      version: IDENTITY.version,
       httpUrl: http?.url ?? null,
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
+      rooms: roomViews().map(roomStatus),
+      tasks: tasksStatus(tasks.list(undefined)),
+      observability: { metrics: metrics !== undefined, tracing: observability.tracer !== undefined },
     }),
+    ...(observability.observer !== undefined ? { observer: observability.observer } : {}),
+    ...(metrics !== undefined ? { metrics: () => metrics.text() } : {}),
     onStopping: async () => {
       await http?.close(options.graceMs);
     },
-    beforeListen: async ({ incarnation, gate }) => {
+    beforeListen: async (daemon) => {
+      gate = daemon.gate;
+      statusSnapshot = daemon.status;
+      const { incarnation } = daemon;
       if (!options.http) return;
       // Loaded only when asked for: a socket-only daemon (what proxies start) starts faster without it.
       const { startHttpEndpoint } = await import('../http/endpoint.js');
+      const { observabilityPages } = await import('../http/pages.js');
       http = await startHttpEndpoint({
         host: options.http.host,
         port: options.http.port,
@@ -304,7 +343,15 @@ async function composeDaemon(
         catalog,
         identity: IDENTITY,
         incarnation,
-        admission: gate,
+        admission: daemon.gate,
+        observer: observability.observer,
+        pages: observabilityPages({
+          ...(metrics !== undefined
+            ? { metrics: async () => ({ text: await metrics.text(), contentType: metrics.contentType }) }
+            : {}),
+          status: statusPageRenderer(daemon.status, roomViews),
+          onError: (error, page) => logger.error({ err: error, page }, `http: ${page} failed`),
+        }),
         // List changes and resource updates reach listen streams through the catalog's event bus.
         bus: catalog.events,
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
@@ -322,7 +369,10 @@ async function composeDaemon(
       });
       logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
     },
-    onStopped: () => {
+    onStopped: async () => {
+      await observability
+        .shutdown()
+        .catch((error: unknown) => logger.warn({ err: error }, 'exporting the last spans failed'));
       for (const { timer } of httpLeases.values()) clearTimeout(timer);
       httpLeases.clear();
       rooms.closeAll();
