@@ -68,7 +68,9 @@ describe('GET /metrics', () => {
       // The parser keeps no labels on histogram series: read the count line itself.
       const text = await (await fetch(`${daemon.base}/metrics`)).text();
       expect(text).toMatch(/^moor_tool_call_duration_seconds_count\{tool="search_decisions"\} 1$/m);
-      expect(text).toMatch(/^moor_tool_call_duration_seconds_bucket\{le="\+Inf",tool="search_decisions"\} 1$/m);
+      expect(text).toMatch(
+        /^moor_tool_call_duration_seconds_bucket\{le="\+Inf",tool="search_decisions"\} 1$/m,
+      );
       expect(sample(after, 'moor_rooms_loaded')).toBe(1);
 
       // One slow call holds the only slot; the next is refused, then the slow one is cancelled.
