@@ -166,7 +166,7 @@ function legend(width: number): string {
     items.push(
       `<rect x="${x}" y="${y}" width="12" height="12" rx="3" fill="${colour}"/><text class="legend" x="${x + 17}" y="${y + 10}">${status}</text>`,
     );
-    x += 26 + status.length * 6.6;
+    x += 30 + status.length * 7.4;
   }
   const line = (x0: number, colour: string, dash: string, label: string, markerId: string) =>
     `<line x1="${x0}" y1="${y + 32}" x2="${x0 + 34}" y2="${y + 32}" stroke="${colour}" stroke-width="1.6"${dash} marker-end="url(#${markerId})"/><text class="legend" x="${x0 + 42}" y="${y + 36}">${label}</text>`;
