@@ -43,22 +43,23 @@ describe.skipIf(!existsSync(CHROMIUM))('GET /status in a browser', () => {
     const env = { ...process.env, MOOR_STATE_DIR: daemon.stateDir };
     const client = new RawClient(process.execPath, [MOOR_BIN, 'stdio', '--workspace', CORPUS], env);
     const profile = mkdtempSync(path.join(os.tmpdir(), 'moor-chromium-'));
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    let browser: Awaited<ReturnType<typeof chromium.launchPersistentContext>> | undefined;
     try {
+      browser = await chromium.launchPersistentContext(profile, {
+        executablePath: CHROMIUM,
+        headless: true,
+        viewport: { width: 1280, height: 900 },
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
       expect(
         (await client.modern('tools/call', { name: 'list_superseded', arguments: {} })).error,
       ).toBeUndefined();
@@ -98,7 +99,7 @@ describe.skipIf(!existsSync(CHROMIUM))('GET /status in a browser', () => {
       mkdirSync(path.join(REPO_ROOT, 'test-output'), { recursive: true });
       await page.screenshot({ path: path.join(REPO_ROOT, 'test-output/status-page.png'), fullPage: true });
     } finally {
-      await browser.close();
+      await browser?.close();
       rmSync(profile, { recursive: true, force: true });
       await client.close();
       await stopTestDaemon(daemon);
