@@ -2,7 +2,8 @@
 // - raw: node:http answering a fixed JSON-RPC result (the ceiling),
 // - sdk: a plain SDK createMcpHandler server that builds an McpServer and registers its tool
 //   on every request (what an SDK user writes),
-// - moor: the daemon's endpoint (src/http), lean path on, and for reference with it off.
+// - moor: the daemon's endpoint (src/http), lean path on, metrics on and (same run, rows side by
+//   side) off, and for reference with the lean path off.
 // Every server runs in its own child process on 127.0.0.1; the load comes from another child
 // (this file run with --load): N keep-alive connections (node:http Agent), each with one
 // request in flight, for a fixed time and at most a fixed count. CPU µs per request is the
@@ -63,7 +64,12 @@ const SERVERS = [
     label: 'plain SDK createMcpHandler, McpServer per request',
     args: ['bench/servers/http-sdk.mjs'],
   },
-  { name: 'moor', label: 'moor endpoint', args: ['bench/servers/http-moor.mjs'] },
+  { name: 'moor', label: 'moor endpoint (metrics on)', args: ['bench/servers/http-moor.mjs'] },
+  {
+    name: 'moor-nometrics',
+    label: 'moor endpoint, metrics off',
+    args: ['bench/servers/http-moor.mjs', '--no-metrics'],
+  },
   {
     name: 'moor-sdk',
     label: 'moor endpoint, lean path off',
@@ -78,7 +84,10 @@ const CELLS = [
   { server: 'sdk', era: 'legacy', ...ECHO },
   { server: 'moor', era: 'modern', ...ECHO },
   { server: 'moor', era: 'legacy', ...ECHO },
+  { server: 'moor-nometrics', era: 'modern', ...ECHO },
+  { server: 'moor-nometrics', era: 'legacy', ...ECHO },
   { server: 'moor', era: 'modern', ...GET_DECISION },
+  { server: 'moor-nometrics', era: 'modern', ...GET_DECISION },
   { server: 'moor', era: 'legacy', ...GET_DECISION },
   { server: 'moor-sdk', era: 'modern', ...ECHO },
   { server: 'moor-sdk', era: 'legacy', ...ECHO },

@@ -27,7 +27,8 @@ fs.rmSync(outDir, { recursive: true, force: true });
 const bundle = await rolldown({
   input: { daemon: path.join(root, 'dist/app/daemon.js') },
   platform: 'node',
-  external: ['pino', 'better-sqlite3', 'pg', /^node:/],
+  // prom-client (CommonJS), pg and the OpenTelemetry SDK (loaded only when tracing is on) stay external too.
+  external: ['pino', 'better-sqlite3', 'pg', 'prom-client', /^@opentelemetry\//, /^node:/],
   logLevel: 'warn',
 });
 await bundle.write({ dir: outDir, format: 'esm', sourcemap: false });

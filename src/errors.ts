@@ -126,6 +126,7 @@ export const ERRORS = {
   DAEMON_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'No daemon answers on the socket and none could be started.'),
   TASKS_UNAVAILABLE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'This daemon serves no tasks.'),
   HANDOFF_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A handoff was asked for by a moor that is not newer than the running daemon.'),
+  METRICS_OFF: spec(InvalidRequest, 404, EXIT_FAILURE, false, 'This daemon runs without metrics (started with `MOOR_METRICS=0`).'),
   TASK_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No task of that id is visible to the caller.'),
   TASK_EXISTS: spec(InternalError, 500, EXIT_FAILURE, false, 'The store already holds a task with that id.'),
   TASK_STOPPED: spec(InternalError, 500, EXIT_FAILURE, false, 'A running task’s work was stopped: its client cancelled it or the daemon shut down.'),

@@ -1,6 +1,8 @@
 // moor's HTTP endpoint as the daemon starts it (built dist): the decisions pack on the e2e
 // fixture repository plus a one-tool echo pack (the same trivial tool the anchors serve).
-//   node bench/servers/http-moor.mjs [--no-lean]
+// Metrics on, as the daemon runs by default (a private prom-client registry observing every
+// request and tool call); --no-metrics is the "metrics off" arm measured beside it.
+//   node bench/servers/http-moor.mjs [--no-lean] [--no-metrics]
 import path from 'node:path';
 import { z } from 'zod';
 import { IDENTITY, SERVER_PREAMBLE } from '../../dist/app/identity.js';
@@ -9,6 +11,8 @@ import { Workspace } from '../../dist/host/binding.js';
 import { Catalog } from '../../dist/host/catalog.js';
 import { definePack, defineTool, erasePack } from '../../dist/host/pack.js';
 import { startHttpEndpoint } from '../../dist/http/endpoint.js';
+import { createDaemonMetrics } from '../../dist/observe/metrics.js';
+import { RequestObserver } from '../../dist/observe/observer.js';
 import { createDecisionsPack } from '../../dist/packs/decisions/pack.js';
 
 const root = path.resolve(new URL('../../test/fixtures/e2e/repo', import.meta.url).pathname);
@@ -33,13 +37,29 @@ const decisions = createDecisionsPack({ decisionsDir: undefined, watch: false })
 const catalog = new Catalog([erasePack(decisions), erasePack(echoPack)], SERVER_PREAMBLE);
 const workspace = new Workspace(root);
 const binding = workspace.bind(undefined);
+const admission = new AdmissionGate(256);
+let observer;
+if (!process.argv.includes('--no-metrics')) {
+  const metrics = await createDaemonMetrics(
+    catalog.tools.map((tool) => tool.name),
+    {
+      inFlight: () => admission.inFlight,
+      sessions: () => 0,
+      roomsLoaded: () => 1,
+      tasksByStatus: () => ({}),
+    },
+  );
+  observer = new RequestObserver(metrics, undefined);
+  catalog.toolCallObserver = observer.toolCall;
+}
 const endpoint = await startHttpEndpoint({
   host: '127.0.0.1',
   port: 0,
   catalog,
   identity: IDENTITY,
   incarnation: { pid: process.pid, startedAt: new Date().toISOString(), version: IDENTITY.version },
-  admission: new AdmissionGate(256),
+  admission,
+  observer,
   bindForRequest: () => binding,
   onInternalError: (error, tool) => process.stderr.write(`moor-http: ${tool}: ${error}\n`),
   log: (level, message) => {

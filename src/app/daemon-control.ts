@@ -21,7 +21,7 @@ export type ControlReply = HelloReply & { ok: true };
 /** Sends a control hello; undefined when no daemon answers. */
 export async function askDaemon(
   paths: StatePaths,
-  what: 'status' | 'stop',
+  what: 'status' | 'stop' | 'metrics',
 ): Promise<ControlReply | undefined> {
   const outcome = await connectDaemon(
     paths.socket,

@@ -12,6 +12,7 @@ import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
 import { type ClusterBus, localBus } from '../events/bus.js';
+import type { AdmissionGate } from '../host/admission.js';
 import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
 import { audienceOf } from '../host/events/listen.js';
@@ -24,9 +25,11 @@ import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
+import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
 import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
 import {
+  type DaemonStatus,
   helloError,
   type SessionHello,
   type TasksControlReply,
@@ -45,8 +48,11 @@ import { TaskStatusFeed } from '../tasks/status-feed.js';
 import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
 import { stateDirToken } from './http-token.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
+import { startObservability } from './observability.js';
 import { resolveWorkspace, type StoreOptions } from './options.js';
 import { namedPacks } from './packs.js';
+import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status-snapshot.js';
+import { statusPageRenderer } from './status-view.js';
 import { refuseSystemFolder } from './system-folders.js';
 
 export interface DaemonRunOptions extends StoreOptions {
@@ -232,12 +238,39 @@ async function composeDaemon(
       log: (level, message, fields) => logger[level](fields ?? {}, message),
     });
   }
+  // The store answers asynchronously, status and gauges synchronously: they read a copy of the task
+  // list, refreshed after status changes (coalesced) and every few seconds.
+  let taskList: readonly TaskRecord[] = [];
+  let refreshing = false;
+  const refreshTaskList = (): void => {
+    if (refreshing) return;
+    refreshing = true;
+    setImmediate(() => {
+      tasks
+        .list(undefined)
+        .then((list) => {
+          taskList = list;
+        })
+        .catch(() => {
+          // the store is closing: keep the last copy
+        })
+        .finally(() => {
+          refreshing = false;
+        });
+    });
+  };
+  const taskListTimer = setInterval(refreshTaskList, 2_000);
+  taskListTimer.unref();
+
   const taskStatus = new TaskStatusFeed(events);
   const tasks = new TaskService({
     store: stores.tasks,
     incarnation: daemonId,
     bus,
-    onStatusChange: (taskId) => taskStatus.changed(taskId),
+    onStatusChange: (taskId) => {
+      taskStatus.changed(taskId);
+      refreshTaskList();
+    },
     retentionMs: options.taskRetentionMs,
     leaseMs: options.taskLeaseMs,
     onInternalError,
@@ -245,6 +278,7 @@ async function composeDaemon(
   });
   taskStatus.attach(tasks);
   const interrupted = await tasks.ready;
+  refreshTaskList();
   if (interrupted > 0) logger.warn({ tasks: interrupted }, 'failed the tasks a stopped daemon left running');
   logger.info({ store: stores.kind, daemon: daemonId }, `task store: ${stores.kind}`);
 
@@ -338,6 +372,29 @@ async function composeDaemon(
   });
   const listenOffer = { prompts: catalog.prompts.length > 0, tasks: true };
 
+  // Observability: the gate and the status snapshot exist once the daemon starts; gauges read them then.
+  let gate: AdmissionGate | undefined;
+  let statusSnapshot: (() => DaemonStatus) | undefined;
+  const roomViews = (): RoomView[] =>
+    rooms.loaded().map((room) => ({
+      root: room.key.root,
+      connections: room.connections,
+      workspace: room.state.workspace,
+      decisionsPack: (room.state.packs.get(catalogDecisions) ?? catalogDecisions) as Pack<DecisionsState>,
+    }));
+  const observability = await startObservability({
+    toolNames: catalog.tools.map((tool) => tool.name),
+    version: IDENTITY.version,
+    sources: {
+      inFlight: () => gate?.inFlight ?? 0,
+      sessions: () => statusSnapshot?.().sessions?.length ?? 0,
+      roomsLoaded: () => rooms.size,
+      tasksByStatus: () => taskCounts(taskList),
+    },
+  });
+  catalog.toolCallObserver = observability.observer?.toolCall;
+  const { metrics } = observability;
+
   const config: DaemonConfig = {
     paths,
     version: IDENTITY.version,
@@ -374,13 +431,22 @@ async function composeDaemon(
       };
     },
     describe: () => ({
+      version: IDENTITY.version,
       httpUrl: http?.url ?? null,
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
+      rooms: roomViews().map(roomStatus),
+      tasks: tasksStatus(taskList),
+      observability: { metrics: metrics !== undefined, tracing: observability.tracer !== undefined },
     }),
+    ...(observability.observer !== undefined ? { observer: observability.observer } : {}),
+    ...(metrics !== undefined ? { metrics: () => metrics.text() } : {}),
     onStopping: async () => {
       await http?.close(options.graceMs);
     },
-    beforeListen: async ({ incarnation, gate }) => {
+    beforeListen: async (daemon) => {
+      gate = daemon.gate;
+      statusSnapshot = daemon.status;
+      const { incarnation } = daemon;
       if (!options.http) return;
       // Loaded only when asked for: a socket-only daemon (what proxies start) starts faster without it.
       const { startHttpEndpoint } = await import('../http/endpoint.js');
@@ -393,6 +459,7 @@ async function composeDaemon(
       httpToken = token ?? null;
       if (token === undefined)
         logger.warn('HTTP without a bearer token (--no-token): every local user can call the tools');
+      const { observabilityPages } = await import('../http/pages.js');
       http = await startHttpEndpoint({
         host: options.http.host,
         port: options.http.port,
@@ -403,9 +470,17 @@ async function composeDaemon(
         catalog,
         identity: IDENTITY,
         incarnation,
-        admission: gate,
+        admission: daemon.gate,
         listenBudget,
         tasksServed: true,
+        observer: observability.observer,
+        pages: observabilityPages({
+          ...(metrics !== undefined
+            ? { metrics: async () => ({ text: await metrics.text(), contentType: metrics.contentType }) }
+            : {}),
+          status: statusPageRenderer(daemon.status, roomViews),
+          onError: (error, page) => logger.error({ err: error, page }, `http: ${page} failed`),
+        }),
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,
@@ -428,6 +503,9 @@ async function composeDaemon(
     },
     onStopped: async () => {
       sessions.close();
+      await observability
+        .shutdown()
+        .catch((error: unknown) => logger.warn({ err: error }, 'exporting the last spans failed'));
       for (const { timer } of httpLeases.values()) clearTimeout(timer);
       httpLeases.clear();
       rooms.closeAll();

@@ -131,6 +131,24 @@ export async function statusCommand(json: boolean): Promise<void> {
   for (const w of status.workspaces) say(`    ${w.root} (${w.connections} connections)`);
 }
 
+/** `moor daemon metrics`: the Prometheus text the daemon serves at /metrics, over its socket. */
+export async function metricsCommand(): Promise<void> {
+  const paths = statePaths();
+  const reply = await askDaemon(paths, 'metrics');
+  if (!reply) {
+    complain(`moor daemon is not running (state dir ${paths.dir})`);
+    process.exitCode = 3;
+    return;
+  }
+  const answer = reply.metrics;
+  if (answer === undefined || 'error' in answer) {
+    complain(answer?.error.message ?? 'this daemon does not answer metrics; is it older than this moor?');
+    process.exitCode = 1;
+    return;
+  }
+  process.stdout.write(answer.text);
+}
+
 export function registerDaemon(program: Command): void {
   const daemon = program
     .command('daemon')
@@ -176,4 +194,9 @@ export function registerDaemon(program: Command): void {
     .description('incarnation, uptime, socket, HTTP URL, clients, in-flight requests, loaded workspaces')
     .option('--json', 'print JSON')
     .action((flags: { json?: boolean }) => statusCommand(flags.json === true));
+
+  daemon
+    .command('metrics')
+    .description('the Prometheus metrics (what GET /metrics serves), over the socket')
+    .action(() => metricsCommand());
 }

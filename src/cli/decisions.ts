@@ -38,15 +38,17 @@ function positiveInt(value: string): number {
  * registering these commands costs the other commands nothing.
  */
 async function app() {
-  const [local, options, formats, identity] = await Promise.all([
+  const [local, options, formats, identity, graph] = await Promise.all([
     import('../app/local.js'),
     import('../app/options.js'),
     import('../app/check-formats.js'),
     import('../app/identity.js'),
+    import('../app/decision-graph.js'),
   ]);
   return {
     ...local,
     ...formats,
+    repositoryGraph: graph.repositoryGraph,
     IDENTITY: identity.IDENTITY,
     resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => options.resolveWorkspace(o),
   };
@@ -114,6 +116,22 @@ export function registerDecisions(program: Command): void {
   common(decisions.command('superseded'))
     .description('every supersession relation and its state')
     .action((options: CommonOptions) => run(options, 'list_superseded', {}));
+
+  common(decisions.command('graph'))
+    .description('the supersession and amendment graph: SVG (as the status page draws it), DOT or Mermaid')
+    .addOption(
+      new Option('--format <format>', 'output: svg, dot (Graphviz) or mermaid')
+        .choices(['svg', 'dot', 'mermaid'])
+        .default('svg'),
+    )
+    .action(async (options: CommonOptions & { format: 'svg' | 'dot' | 'mermaid' }) => {
+      try {
+        const { repositoryGraph, resolveWorkspace } = await app();
+        process.stdout.write(repositoryGraph(resolveWorkspace(options), options.format));
+      } catch (error) {
+        fail(error);
+      }
+    });
 
   common(decisions.command('check'))
     .description(

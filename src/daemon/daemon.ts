@@ -13,6 +13,7 @@
  * the lock is free.
  */
 import { AdmissionGate } from '../host/admission.js';
+import type { RequestObserver } from '../observe/observer.js';
 import { clearHandoffMarker, writeHandoffMarker } from '../protocol/handoff.js';
 import type {
   DaemonStatus,
@@ -25,7 +26,7 @@ import { clearStartRefusal } from '../protocol/start-refusal.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { IdleCollector } from './idle-gc.js';
 import type { DaemonLog } from './logger.js';
-import { type SessionOpening, SocketServer } from './server.js';
+import { type DescribedStatus, type SessionOpening, SocketServer } from './server.js';
 import { removeIncarnation, writeIncarnation } from './state.js';
 
 export { DEFAULT_GRACE_MS } from './defaults.js';
@@ -39,7 +40,11 @@ export interface DaemonConfig {
   /** Releases the state dir's lock (called last). */
   readonly releaseLock: () => void;
   openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
-  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
+  describe(): DescribedStatus;
+  /** Observes every socket request (metrics, tracing). */
+  readonly observer?: RequestObserver;
+  /** The Prometheus text for `moor daemon metrics`; absent when metrics are off. */
+  metrics?(): Promise<string>;
   /** Runs after every connection closed (rooms, HTTP). */
   onStopped?(): Promise<void> | void;
   /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
@@ -47,7 +52,12 @@ export interface DaemonConfig {
   /** Answers `moor tasks …` control hellos. */
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
   /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
-  beforeListen?(daemon: { readonly incarnation: Incarnation; readonly gate: AdmissionGate }): Promise<void>;
+  beforeListen?(daemon: {
+    readonly incarnation: Incarnation;
+    readonly gate: AdmissionGate;
+    /** The status snapshot `moor daemon status` answers (for the HTTP status page). */
+    readonly status: () => DaemonStatus;
+  }): Promise<void>;
 }
 
 export interface RunningDaemon {
@@ -100,6 +110,8 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     },
     onRequestFinished: () => idle.served(),
     ...(config.tasks ? { tasks: config.tasks } : {}),
+    ...(config.observer ? { observer: config.observer } : {}),
+    ...(config.metrics ? { metrics: config.metrics } : {}),
   });
 
   const shutdown = (reason: string): Promise<void> => {
@@ -126,7 +138,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     return shuttingDown;
   };
 
-  await config.beforeListen?.({ incarnation, gate });
+  await config.beforeListen?.({ incarnation, gate, status: () => socket.status() });
   try {
     await socket.listen();
   } catch (error) {

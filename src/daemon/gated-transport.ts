@@ -16,6 +16,9 @@ import type {
 import type { Logger } from 'pino';
 import { MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, INTERRUPTED, NOT_ADMITTED } from '../host/admission.js';
+import type { Outcome } from '../observe/labels.js';
+import type { RequestObserver } from '../observe/observer.js';
+import type { TraceSpan } from '../observe/tracing.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 
 type Id = string | number;
@@ -26,6 +29,18 @@ interface Running {
   readonly release: () => void;
   readonly started: number;
   readonly trace: string | undefined;
+}
+
+/** A request being observed (metrics, tracing): its label slot and span. */
+interface Observed {
+  readonly slot: number;
+  readonly span: TraceSpan | undefined;
+}
+
+/** Who observes this connection's requests, and the session they belong to. */
+export interface ConnectionObservation {
+  readonly observer: RequestObserver;
+  readonly sessionKey: string | undefined;
 }
 
 function keyOf(id: Id): string {
@@ -53,12 +68,22 @@ export class GatedTransport implements Transport {
   readonly #answered = new Set<string>();
 
   readonly #onFinished: (() => void) | undefined;
+  readonly #observation: ConnectionObservation | undefined;
+  /** Requests being observed, admitted or not (listen streams, task polls), by id. */
+  readonly #observed = new Map<string, Observed>();
 
-  constructor(inner: Transport, gate: AdmissionGate, log: Logger, onFinished?: () => void) {
+  constructor(
+    inner: Transport,
+    gate: AdmissionGate,
+    log: Logger,
+    onFinished?: () => void,
+    observation?: ConnectionObservation,
+  ) {
     this.#inner = inner;
     this.#gate = gate;
     this.#log = log;
     this.#onFinished = onFinished;
+    this.#observation = observation;
   }
 
   get inFlight(): number {
@@ -70,6 +95,7 @@ export class GatedTransport implements Transport {
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => {
       this.#releaseAll();
+      this.#endAllObserved();
       this.onclose?.();
     };
     await this.#inner.start();
@@ -81,13 +107,14 @@ export class GatedTransport implements Transport {
 
   #receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
     if (isRequest(message)) {
+      const key = keyOf(message.id);
       if (holdsAdmission(message.method)) {
         const ticket = this.#gate.tryEnter();
         if (typeof ticket !== 'function') {
+          this.#observation?.observer.refused('socket', message, ticket, this.#observation.sessionKey);
           this.#refuse(message, ticket);
           return;
         }
-        const key = keyOf(message.id);
         this.#running.get(key)?.release();
         this.#answered.delete(key);
         this.#running.set(key, {
@@ -98,11 +125,29 @@ export class GatedTransport implements Transport {
           trace: traceIdOf(message),
         });
       }
+      const observation = this.#observation;
+      if (observation !== undefined) {
+        this.#endObserved(key, 'cancelled');
+        this.#observed.set(key, {
+          slot: observation.observer.begin('socket', message),
+          span: observation.observer.span('socket', message, observation.sessionKey),
+        });
+      }
     } else if ('method' in message && message.method === 'notifications/cancelled') {
       const requestId = (message.params as { requestId?: Id } | undefined)?.requestId;
-      if (requestId !== undefined) this.#finish(keyOf(requestId), 'cancelled');
+      if (requestId !== undefined) {
+        this.#finish(keyOf(requestId), 'cancelled');
+        this.#endObserved(keyOf(requestId), 'cancelled');
+      }
     }
     this.onmessage?.(message, extra);
+  }
+
+  #endObserved(key: string, outcome: Outcome, errorType?: string): void {
+    const observed = this.#observed.get(key);
+    if (observed === undefined) return;
+    this.#observed.delete(key);
+    this.#observation?.observer.end(observed.slot, outcome, observed.span, errorType);
   }
 
   #refuse(message: { id: Id; method: string }, why: 'busy' | 'shutting-down'): void {
@@ -144,6 +189,10 @@ export class GatedTransport implements Transport {
       const key = keyOf(message.id);
       if (this.#answered.delete(key)) return;
       this.#finish(key, 'error' in message ? 'error' : 'ok');
+      if (this.#observation !== undefined) {
+        const error = 'error' in message ? (message.error as { code?: unknown }) : undefined;
+        this.#endObserved(key, error === undefined ? 'ok' : 'error', error && String(error.code));
+      }
     }
     return this.#inner.send(message, options);
   }
@@ -155,6 +204,7 @@ export class GatedTransport implements Transport {
       this.#running.delete(key);
       this.#answered.add(key);
       entry.release();
+      this.#endObserved(key, 'error', 'interrupted');
       this.#log.warn(
         { method: entry.method, id: entry.id },
         withTrace(`interrupted ${entry.method}`, entry.trace),
@@ -167,6 +217,11 @@ export class GatedTransport implements Transport {
         })
         .catch(() => {});
     }
+  }
+
+  /** The connection ended: what was still open (listen streams, abandoned calls) ends as cancelled. */
+  #endAllObserved(): void {
+    for (const key of [...this.#observed.keys()]) this.#endObserved(key, 'cancelled');
   }
 
   #releaseAll(): void {

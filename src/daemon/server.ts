@@ -11,6 +11,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from 'pino';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
+import type { RequestObserver } from '../observe/observer.js';
 import {
   type ControlHello,
   type DaemonStatus,
@@ -20,6 +21,8 @@ import {
   type Incarnation,
   parseHello,
   type SessionHello,
+  type SessionStatus,
+  sessionKeyPrefix,
   type TasksControlReply,
   type TasksControlRequest,
 } from '../protocol/hello.js';
@@ -51,8 +54,15 @@ export interface SocketServerOptions {
   readonly log: Logger;
   /** The factory and binding for one session connection; throw a MoorError to refuse it with that code. */
   openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
-  /** Status fields the socket layer does not own. */
-  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
+  /**
+   * Status fields the socket layer does not own. Without `sessions`, the
+   * status lists the connected sessions the socket knows.
+   */
+  describe(): DescribedStatus;
+  /** Counts and traces every request of every connection (metrics, tracing). */
+  readonly observer?: RequestObserver;
+  /** The Prometheus text for a control hello 'metrics' (`moor daemon metrics`); absent, metrics are off. */
+  metrics?(): Promise<string>;
   /** A control hello asked the daemon to stop. */
   onStopRequested(): void;
   /** A newer moor asked this daemon to hand over to it (already checked newer). */
@@ -63,8 +73,13 @@ export interface SocketServerOptions {
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
 }
 
+/** What the composition adds to the socket's own status fields. */
+export type DescribedStatus = Pick<DaemonStatus, 'httpUrl' | 'workspaces'> &
+  Partial<Pick<DaemonStatus, 'version' | 'sessions' | 'rooms' | 'tasks' | 'observability'>>;
+
 interface Connection {
   readonly socket: net.Socket;
+  readonly workspace: string | undefined;
   readonly transport: GatedTransport;
   readonly closeListens: () => void;
   readonly handle: { close(): Promise<void> };
@@ -122,6 +137,8 @@ export class SocketServer {
   status(): DaemonStatus {
     const described = this.#options.describe();
     return {
+      ...(described.version !== undefined ? { version: described.version } : {}),
+      incarnation: this.#options.incarnation,
       socket: this.#options.socketPath,
       httpUrl: described.httpUrl,
       uptimeMs: Date.now() - this.#started,
@@ -129,10 +146,30 @@ export class SocketServer {
       inFlight: this.#options.gate.inFlight,
       maxInFlight: this.#options.gate.limit,
       workspaces: described.workspaces,
+      sessions: described.sessions ?? this.#connectedSessions(),
+      ...(described.rooms !== undefined ? { rooms: described.rooms } : {}),
+      ...(described.tasks !== undefined ? { tasks: described.tasks } : {}),
+      ...(described.observability !== undefined ? { observability: described.observability } : {}),
       memory: (({ rss, heapTotal, heapUsed, external }) => ({ rss, heapTotal, heapUsed, external }))(
         process.memoryUsage(),
       ),
     };
+  }
+
+  /** The sessions connected now, one per key, with the workspace each hello named. */
+  #connectedSessions(): SessionStatus[] {
+    const byKey = new Map<string, { active: string | null; connections: number }>();
+    for (const connection of this.#connections) {
+      const known = byKey.get(connection.sessionKey);
+      if (known !== undefined) known.connections += 1;
+      else byKey.set(connection.sessionKey, { active: connection.workspace ?? null, connections: 1 });
+    }
+    return [...byKey].map(([key, { active, connections }]) => ({
+      key: sessionKeyPrefix(key),
+      active,
+      parked: [],
+      connections,
+    }));
   }
 
   #accept(socket: net.Socket): void {
@@ -227,6 +264,9 @@ export class SocketServer {
       this.#options.gate,
       log,
       this.#options.onRequestFinished,
+      this.#options.observer !== undefined
+        ? { observer: this.#options.observer, sessionKey: hello.sessionKey }
+        : undefined,
     );
     const wrapped = opening.wrapTransport?.(transport);
     const handle = serveStdio(opening.factory, {
@@ -236,6 +276,7 @@ export class SocketServer {
     });
     const connection: Connection = {
       socket,
+      workspace: hello.workspace,
       transport,
       closeListens: () => wrapped?.closeListens(),
       handle,
@@ -259,6 +300,10 @@ export class SocketServer {
   async #onControl(socket: net.Socket, hello: ControlHello): Promise<void> {
     if (hello.control === 'handoff') {
       this.#onHandoff(socket, hello.version ?? '');
+      return;
+    }
+    if (hello.control === 'metrics') {
+      void this.#answerMetrics(socket);
       return;
     }
     const tasks =
@@ -295,6 +340,34 @@ export class SocketServer {
     const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: this.#options.incarnation };
     socket.end(`${JSON.stringify(reply)}\n`);
     this.#options.onHandoffRequested(version);
+  }
+
+  async #answerMetrics(socket: net.Socket): Promise<void> {
+    const { metrics } = this.#options;
+    let answer: NonNullable<Extract<HelloReply, { ok: true }>['metrics']>;
+    if (metrics === undefined) {
+      answer = {
+        error: helloError(
+          new MoorError('METRICS_OFF', 'this daemon runs without metrics (started with MOOR_METRICS=0)'),
+        ),
+      };
+    } else {
+      try {
+        answer = { text: await metrics() };
+      } catch (error) {
+        this.#options.log.error({ err: error }, 'collecting metrics failed');
+        answer = {
+          error: helloError(new MoorError('INTERNAL', 'collecting metrics failed; the log has the details')),
+        };
+      }
+    }
+    const reply: HelloReply = {
+      moor: HELLO_VERSION,
+      ok: true,
+      incarnation: this.#options.incarnation,
+      metrics: answer,
+    };
+    socket.end(`${JSON.stringify(reply)}\n`);
   }
 
   /** Stops accepting connections (the socket file stays until removeSocketFile). */

@@ -65,6 +65,11 @@ export class Workspace {
     return this.#states.get(pack as Pack<unknown>) as S;
   }
 
+  /** The pack's state when it was opened already, else undefined (never opens it: for status views). */
+  openedStateOf<S>(pack: Pack<S>): S | undefined {
+    return this.#states.get(pack as Pack<unknown>) as S | undefined;
+  }
+
   close(): void {
     for (const [pack, state] of this.#states) pack.close?.(state);
     this.#states.clear();

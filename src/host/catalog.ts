@@ -10,6 +10,7 @@ import { MoorError } from '../errors.js';
 import { EventRouter } from './events/router.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 import { SkillShelf } from './skills.js';
+import type { ToolCallObserver } from './tool-call.js';
 
 export interface CatalogTool {
   readonly pack: Pack<unknown>;
@@ -81,6 +82,8 @@ export class Catalog {
    * connections subscribe for the rooms their binding holds.
    */
   readonly events: EventRouter;
+  /** Told every tools/call's outcome (the daemon's metrics); unset, calls are not observed. */
+  toolCallObserver: ToolCallObserver | undefined;
   readonly #byName: ReadonlyMap<string, CatalogTool>;
   readonly #prompts: ReadonlyMap<string, CatalogPrompt>;
 

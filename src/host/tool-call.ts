@@ -47,7 +47,36 @@ const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
   );
 };
 
+/** Told the outcome and handler time of every tools/call (metrics); `tool` is as the request named it. */
+export type ToolCallObserver = (tool: string, outcome: 'ok' | 'error' | 'cancelled', seconds: number) => void;
+
 export async function callTool(
+  catalog: Catalog,
+  binding: Binding,
+  request: CallRequest,
+  env: CallEnvironment,
+): Promise<CallToolResult> {
+  const observer = catalog.toolCallObserver;
+  if (observer === undefined) return runTool(catalog, binding, request, env);
+  const started = performance.now();
+  try {
+    const result = await runTool(catalog, binding, request, env);
+    const outcome = env.signal.aborted ? 'cancelled' : result.isError === true ? 'error' : 'ok';
+    observer(request.name, outcome, (performance.now() - started) / 1000);
+    return result;
+  } catch (error) {
+    // A host signal such as "input required" is the call answering, not failing.
+    const outcome = env.signal.aborted
+      ? 'cancelled'
+      : error instanceof ProtocolError || !passesThrough(error)
+        ? 'error'
+        : 'ok';
+    observer(request.name, outcome, (performance.now() - started) / 1000);
+    throw error;
+  }
+}
+
+async function runTool(
   catalog: Catalog,
   binding: Binding,
   request: CallRequest,

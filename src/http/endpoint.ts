@@ -25,10 +25,11 @@ import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { openResourceStates } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
+import type { RequestObserver } from '../observe/observer.js';
 import type { Incarnation } from '../protocol/hello.js';
 import { Exchanges } from './exchange.js';
 import { isLoopbackHost, isWildcardHost } from './guards.js';
-import { Intake, MAX_BODY, MCP_PATH } from './intake.js';
+import { Intake, MAX_BODY, MCP_PATH, type PageHandler } from './intake.js';
 import { LeanPath } from './lean.js';
 import { createLegacyLeg, ResponseRoutes, withLegacyLeg } from './legacy-leg.js';
 import {
@@ -76,6 +77,10 @@ export interface HttpEndpointOptions extends Binder {
   readonly tasksServed?: boolean;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
+  /** Counts and traces every request (metrics, tracing); absent, nothing is observed. */
+  readonly observer?: RequestObserver | undefined;
+  /** GET routes beside /mcp and /healthz (`/metrics`, `/status`; see pages.ts), behind the same guards. */
+  readonly pages?: ReadonlyMap<string, PageHandler> | undefined;
 }
 
 export interface HttpEndpoint {
@@ -170,6 +175,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     lean,
     log,
     ...(options.onRoute !== undefined ? { onRoute: options.onRoute } : {}),
+    observer: options.observer,
   });
 
   let closing = false;
@@ -180,6 +186,8 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     admission: options.admission,
     binder: options,
     log,
+    pages: options.pages,
+    observer: options.observer,
     sink: {
       get closing() {
         return closing;

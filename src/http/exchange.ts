@@ -14,6 +14,9 @@ import type {
 import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
+import type { Outcome } from '../observe/labels.js';
+import type { RequestObserver } from '../observe/observer.js';
+import type { TraceSpan } from '../observe/tracing.js';
 import { withTrace } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
 import type { AdmittedRequest } from './intake.js';
@@ -43,6 +46,8 @@ export interface ExchangeOptions {
   /** moor's own listen streams (well-formed 2026-07-28 subscriptions/listen). */
   readonly listens?: HttpListens;
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
+  /** Counts and traces every exchange (metrics, tracing). */
+  readonly observer?: RequestObserver | undefined;
 }
 
 /** Every live exchange of one endpoint, and how each is answered. */
@@ -53,6 +58,7 @@ export class Exchanges {
   readonly #log: HttpLog;
   readonly #listens: HttpListens | undefined;
   readonly #onRoute: ExchangeOptions['onRoute'];
+  readonly #observer: RequestObserver | undefined;
   /** Woken when the last working exchange ends while close() waits for it. */
   #idleWaiters: Array<() => void> = [];
 
@@ -62,6 +68,7 @@ export class Exchanges {
     this.#log = options.log;
     this.#listens = options.listens;
     this.#onRoute = options.onRoute;
+    this.#observer = options.observer;
   }
 
   /** Live exchanges, listen streams included. */
@@ -93,6 +100,11 @@ export class Exchanges {
       );
     }
     const exchange = new Exchange(res, request);
+    const observer = this.#observer;
+    if (observer !== undefined) {
+      exchange.slot = observer.begin('http', request.parsed);
+      exchange.span = observer.span('http', request.parsed, request.scope.requestedSessionKey);
+    }
     this.#live.add(exchange);
     res.once('close', () => this.#ended(exchange));
     const listen = request.listen ? this.#listens?.plan(req.headers, request.parsed) : undefined;
@@ -161,7 +173,12 @@ export class Exchanges {
       this.#log('debug', withTrace(`http: ${method ?? 'request'} ok`, trace), { method, id, ms });
     }
     exchange.request.release();
-    if (!exchange.res.writableFinished) exchange.abort();
+    if (!exchange.res.writableFinished) {
+      exchange.settle('cancelled');
+      exchange.abort();
+    }
+    if (exchange.slot >= 0)
+      this.#observer?.end(exchange.slot, exchange.outcome, exchange.span, exchange.errorType);
     if (this.#idleWaiters.length > 0 && this.workCount() === 0) {
       for (const wake of this.#idleWaiters.splice(0)) wake();
     }
@@ -231,6 +248,12 @@ class Exchange implements LeanExchange {
   readonly res: ServerResponse;
   readonly request: AdmittedRequest;
   readonly started = performance.now();
+  /** The observer's label slot (-1: not observed) and span. */
+  slot = -1;
+  span: TraceSpan | undefined;
+  /** How the exchange ended, as far as known: the first verdict other than ok sticks. */
+  outcome: Outcome = 'ok';
+  errorType: string | undefined;
   #controller: AbortController | undefined;
   #hijacked = false;
   /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */
@@ -264,6 +287,34 @@ class Exchange implements LeanExchange {
     else this.res.destroy();
   }
 
+  failed(errorType?: string): void {
+    this.settle('error', errorType);
+  }
+
+  settle(outcome: Outcome, errorType?: string): void {
+    if (this.outcome !== 'ok') return;
+    this.outcome = outcome;
+    this.errorType = errorType;
+  }
+
+  /** What an SDK answer's bytes say: an HTTP error status, or a JSON-RPC error response. */
+  #classify(chunk: unknown): void {
+    if (this.slot < 0 || this.outcome !== 'ok') return;
+    const text =
+      typeof chunk === 'string'
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk).toString('utf8')
+          : '';
+    // The SDK writes an error response as {"jsonrpc":"2.0","id":…,"error":{…}} and a result
+    // as {"result":…}; inside a JSON string the quotes would be escaped, so this cannot match content.
+    const at = text.indexOf(',"error":{"code":');
+    if (at >= 0 && text.lastIndexOf('{"jsonrpc":"2.0","id":', at) >= 0) {
+      const code = /^-?\d+/.exec(text.slice(at + 17))?.[0];
+      this.settle('error', code);
+    }
+  }
+
   abort(reason?: unknown): void {
     this.#controller?.abort(reason);
   }
@@ -281,12 +332,20 @@ class Exchange implements LeanExchange {
           ([name]) => name.toLowerCase() === 'content-type',
         )?.[1];
         this.#sse = typeof type === 'string' && type.startsWith('text/event-stream');
+        if (status >= 400) this.settle('error', String(status));
         res.writeHead(status, headers);
         return sink;
       },
-      write: (chunk) => (this.#hijacked ? true : res.write(chunk)),
+      write: (chunk) => {
+        if (this.#hijacked) return true;
+        this.#classify(chunk);
+        return res.write(chunk);
+      },
       end: (chunk) => {
-        if (!this.#hijacked) res.end(chunk);
+        if (!this.#hijacked) {
+          this.#classify(chunk);
+          res.end(chunk);
+        }
         return sink;
       },
       on: (event, listener) => {
@@ -302,6 +361,7 @@ class Exchange implements LeanExchange {
 
   /** Cancelled by the client: abort the work and end the stream without a result (JSON-RPC sends none). */
   cancel(): void {
+    this.settle('cancelled');
     const res = this.res;
     if (!res.writableEnded) {
       this.#hijacked = true;
@@ -313,6 +373,7 @@ class Exchange implements LeanExchange {
 
   /** Shutdown after the grace period: answer with a clear JSON-RPC error (in-band, HTTP 200), then abort the work. */
   terminate(): void {
+    this.settle('error', 'interrupted');
     const res = this.res;
     const id = this.request.id;
     if (!res.writableEnded) {

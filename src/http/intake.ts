@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextprotocol/server';
 import { ERRORS, JsonRpcCode, MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, NOT_ADMITTED, type Refusal } from '../host/admission.js';
+import type { RequestObserver } from '../observe/observer.js';
 import { nestsDeeperThan, TOO_DEEP_MESSAGE } from '../protocol/json-shape.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
@@ -65,7 +66,14 @@ export interface IntakeOptions {
   readonly binder: Binder;
   readonly log: HttpLog;
   readonly sink: IntakeSink;
+  /** Pages a person or a scraper GETs (`/metrics`, `/status`), behind the same Host/Origin and token guards. */
+  readonly pages?: ReadonlyMap<string, PageHandler> | undefined;
+  /** Counts refused requests (metrics, tracing). */
+  readonly observer?: RequestObserver | undefined;
 }
+
+/** Answers a GET (or HEAD) of one page route. */
+export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 // Transport refusals are the same bytes every time: built once.
 const UNAUTHORIZED_BODY = entryErrorBody(
@@ -97,6 +105,8 @@ export class Intake {
   readonly #binder: Binder;
   readonly #log: HttpLog;
   readonly #sink: IntakeSink;
+  readonly #pages: ReadonlyMap<string, PageHandler> | undefined;
+  readonly #observer: RequestObserver | undefined;
 
   constructor(options: IntakeOptions) {
     this.#originGuard = new OriginGuard(allowedHostnames(options.host));
@@ -105,6 +115,8 @@ export class Intake {
     this.#binder = options.binder;
     this.#log = options.log;
     this.#sink = options.sink;
+    this.#pages = options.pages;
+    this.#observer = options.observer;
   }
 
   /** The node:http request listener. */
@@ -132,7 +144,11 @@ export class Intake {
       }
     }
     if (route !== MCP_PATH) {
-      sendJson(res, 404, NOT_FOUND_BODY);
+      const page = this.#pages?.get(route);
+      if (page === undefined) sendJson(res, 404, NOT_FOUND_BODY);
+      else if (req.method !== 'GET' && req.method !== 'HEAD')
+        sendJson(res, 405, HEALTH_METHOD_BODY, HEALTH_METHOD_HEADERS);
+      else page(req, res);
       return;
     }
     if (req.method !== 'POST') {
@@ -228,6 +244,7 @@ export class Intake {
     method: string | undefined,
     body: unknown,
   ): void {
+    this.#observer?.refused('http', body, reason);
     this.#log('warn', withTrace(`http: refused ${method ?? 'request'}: ${reason}`, traceIdOf(body)), {
       method,
       refused: reason,

@@ -94,6 +94,8 @@ export interface LeanExchange {
   streaming(): void;
   /** Answers the request with a 500 (something failed before any answer was written). */
   fail(): void;
+  /** Called when the answer is a JSON-RPC error (metrics, tracing), with its code. */
+  failed(errorType?: string): void;
 }
 
 export interface LeanOptions {
@@ -452,6 +454,7 @@ export class LeanPath {
       json = plan.kind === 'call' ? await this.#call(plan, exchange) : await this.#read(plan, exchange);
     } catch (error) {
       const { code, message, data } = describeThrown(error);
+      exchange.failed(String(code));
       json = dispatchErrorBody(plan.id, code, message, data);
       // Handler errors are in-band (HTTP 200) except a missing client capability (the SDK's one exception).
       if (code === JsonRpcCode.MissingClientCapability) status = 400;

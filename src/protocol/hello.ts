@@ -30,7 +30,7 @@ export interface SessionHello {
 
 export interface ControlHello {
   readonly moor: typeof HELLO_VERSION;
-  readonly control: 'status' | 'stop' | 'tasks' | 'handoff';
+  readonly control: 'status' | 'stop' | 'tasks' | 'handoff' | 'metrics';
   /** With control 'tasks' (`moor tasks …`). */
   readonly tasks?: TasksControlRequest;
   /** With control 'handoff': the newer moor version that will take over. */
@@ -62,6 +62,17 @@ export interface DaemonStatus {
   readonly inFlight: number;
   readonly maxInFlight: number;
   readonly workspaces: ReadonlyArray<{ readonly root: string; readonly connections: number }>;
+  /** The daemon's version and incarnation (who answers). */
+  readonly version?: string;
+  readonly incarnation?: Incarnation;
+  /** Sessions, by key prefix (never the whole key: it authorises task access). */
+  readonly sessions?: ReadonlyArray<SessionStatus>;
+  /** Loaded rooms with what their corpus holds. */
+  readonly rooms?: ReadonlyArray<RoomStatus>;
+  /** Durable tasks: counts by status and the most recently updated ones. */
+  readonly tasks?: TasksStatus;
+  /** Which observability features are on. */
+  readonly observability?: { readonly metrics: boolean; readonly tracing: boolean };
   /** Resident set, V8 heap reserved and in use, and memory outside the heap, in bytes. */
   readonly memory?: {
     readonly rss: number;
@@ -71,6 +82,46 @@ export interface DaemonStatus {
   };
 }
 
+export interface SessionStatus {
+  /** The first characters of the session key. */
+  readonly key: string;
+  /** The workspace the session works in, or null when none is bound. */
+  readonly active: string | null;
+  /** Workspaces the session bound before and keeps loaded. */
+  readonly parked: readonly string[];
+  readonly connections: number;
+}
+
+export interface RoomStatus {
+  readonly root: string;
+  readonly connections: number;
+  /** Decisions in its corpus, or null when it has none (or it is not loaded yet). */
+  readonly decisions: number | null;
+  /** File-level problems plus relation edges that do not resolve. */
+  readonly problems: number | null;
+}
+
+export interface TasksStatus {
+  readonly counts: Readonly<Record<string, number>>;
+  /** At most 20, most recently updated first. */
+  readonly recent: ReadonlyArray<{
+    readonly id: string;
+    readonly tool: string;
+    readonly status: string;
+    /** Session key prefix of the owner. */
+    readonly owner: string;
+    /** ISO 8601. */
+    readonly updatedAt: string;
+  }>;
+}
+
+/** How much of a session key status output shows. */
+export const SESSION_KEY_PREFIX_CHARS = 12;
+
+export function sessionKeyPrefix(key: string): string {
+  return key.length <= SESSION_KEY_PREFIX_CHARS ? key : `${key.slice(0, SESSION_KEY_PREFIX_CHARS)}…`;
+}
+
 export type HelloReply =
   | {
       readonly moor: typeof HELLO_VERSION;
@@ -78,6 +129,10 @@ export type HelloReply =
       readonly incarnation: Incarnation;
       readonly status?: DaemonStatus;
       readonly tasks?: TasksControlReply;
+      /** With control 'metrics': the Prometheus text exposition, or why there is none. */
+      readonly metrics?:
+        | { readonly text: string }
+        | { readonly error: { readonly code: string; readonly message: string } };
     }
   | {
       readonly moor: typeof HELLO_VERSION;
@@ -107,7 +162,7 @@ export function parseHello(line: string): Hello | { readonly error: string } {
   if (hello.moor !== HELLO_VERSION)
     return { error: `unsupported hello version ${String(hello.moor)}; this daemon speaks ${HELLO_VERSION}` };
   if ('control' in hello) {
-    if (hello.control === 'status' || hello.control === 'stop')
+    if (hello.control === 'status' || hello.control === 'stop' || hello.control === 'metrics')
       return { moor: HELLO_VERSION, control: hello.control };
     if (hello.control === 'tasks') {
       const t = hello.tasks as Record<string, unknown> | undefined;
@@ -131,7 +186,7 @@ export function parseHello(line: string): Hello | { readonly error: string } {
         return { error: 'handoff needs the version that takes over' };
       return { moor: HELLO_VERSION, control: 'handoff', version: hello.version };
     }
-    return { error: 'control must be "status", "stop", "tasks" or "handoff"' };
+    return { error: 'control must be "status", "stop", "tasks", "handoff" or "metrics"' };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };

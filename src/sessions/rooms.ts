@@ -150,6 +150,11 @@ export class Rooms<S extends RoomState> {
     }));
   }
 
+  /** The loaded rooms themselves, in load order (status views read their state). */
+  loaded(): Array<Room<S>> {
+    return [...this.#rooms.values()];
+  }
+
   get size(): number {
     return this.#rooms.size;
   }

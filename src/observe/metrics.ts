@@ -1,0 +1,205 @@
+/**
+ * The daemon's Prometheus metrics, on a registry of its own (never
+ * prom-client's global one, so nothing else in the process can add series).
+ * Counters are incremented through label children resolved once per label
+ * combination and kept in flat tables indexed by small integers: the hot
+ * path does a few array reads and an addition, and allocates nothing.
+ * Gauges of state the daemon already keeps (in-flight requests, sessions,
+ * rooms, tasks) are read at scrape time by collect callbacks.
+ */
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  ERAS,
+  type Era,
+  LISTEN_METHOD_INDEX,
+  METHODS,
+  methodLabel,
+  OUTCOMES,
+  type Outcome,
+  TRANSPORTS,
+  type Transport,
+  UNKNOWN_TOOL,
+} from './labels.js';
+
+/** What the scrape-time gauges read. */
+export interface MetricsSources {
+  inFlight(): number;
+  sessions(): number;
+  roomsLoaded(): number;
+  /** Task counts by status (statuses absent count 0). */
+  tasksByStatus(): Readonly<Record<string, number>>;
+}
+
+export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+
+type PromClient = typeof import('prom-client');
+type CounterChild = ReturnType<Counter<string>['labels']>;
+type HistogramChild = ReturnType<Histogram<string>['labels']>;
+
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const METHOD_SLOTS = METHODS.length + 1; // the allow-list plus "other"
+
+/**
+ * A request's label slot: transport, era and method packed into one integer,
+ * so an observer keeps a number per request rather than an object.
+ */
+export function requestSlot(transport: Transport, era: Era, method: number): number {
+  return (
+    ((transport === 'socket' ? 0 : 1) * ERAS.length + (era === 'modern' ? 0 : 1)) * METHOD_SLOTS + method
+  );
+}
+
+export function slotMethod(slot: number): number {
+  return slot % METHOD_SLOTS;
+}
+
+export const OUTCOME_INDEX: Readonly<Record<Outcome, number>> = { ok: 0, error: 1, refused: 2, cancelled: 3 };
+
+export class DaemonMetrics {
+  readonly registry: Registry;
+  readonly #requests: Counter<string>;
+  readonly #requestChildren: Array<CounterChild | undefined>;
+  readonly #refused: Counter<string>;
+  readonly #refusedChildren = new Map<string, CounterChild>();
+  readonly #toolCalls: Counter<string>;
+  readonly #toolDuration: Histogram<string>;
+  readonly #toolChildren = new Map<string, { calls: CounterChild[]; duration: HistogramChild }>();
+  readonly #listenStreams: Gauge<string>;
+
+  constructor(prom: PromClient, toolNames: readonly string[], sources: MetricsSources) {
+    const registry = new prom.Registry();
+    this.registry = registry;
+    prom.collectDefaultMetrics({ register: registry });
+    this.#requests = new prom.Counter({
+      name: 'moor_requests_total',
+      help: 'MCP requests answered, by transport, protocol era, method and outcome.',
+      labelNames: ['transport', 'era', 'method', 'outcome'],
+      registers: [registry],
+    });
+    this.#requestChildren = new Array(TRANSPORTS.length * ERAS.length * METHOD_SLOTS * OUTCOMES.length);
+    this.#refused = new prom.Counter({
+      name: 'moor_admission_refused_total',
+      help: 'Requests the admission gate refused (busy or shutting down).',
+      labelNames: ['transport', 'reason'],
+      registers: [registry],
+    });
+    this.#toolCalls = new prom.Counter({
+      name: 'moor_tool_calls_total',
+      help: 'tools/call by tool and outcome (error: a JSON-RPC error or an isError result).',
+      labelNames: ['tool', 'outcome'],
+      registers: [registry],
+    });
+    this.#toolDuration = new prom.Histogram({
+      name: 'moor_tool_call_duration_seconds',
+      help: 'How long tool handlers ran, by tool.',
+      labelNames: ['tool'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
+    for (const name of [...toolNames, UNKNOWN_TOOL]) {
+      this.#toolChildren.set(name, {
+        calls: OUTCOMES.map((outcome) => this.#toolCalls.labels(name, outcome)),
+        duration: this.#toolDuration.labels(name),
+      });
+    }
+    this.#listenStreams = new prom.Gauge({
+      name: 'moor_listen_streams',
+      help: 'Open subscriptions/listen streams (socket and HTTP).',
+      registers: [registry],
+    });
+    new prom.Gauge({
+      name: 'moor_inflight_requests',
+      help: 'Requests holding an admission slot now.',
+      registers: [registry],
+      collect() {
+        this.set(sources.inFlight());
+      },
+    });
+    new prom.Gauge({
+      name: 'moor_sessions',
+      help: 'Sessions the daemon knows now.',
+      registers: [registry],
+      collect() {
+        this.set(sources.sessions());
+      },
+    });
+    new prom.Gauge({
+      name: 'moor_rooms_loaded',
+      help: 'Workspaces loaded now (decisions parsed, indexed and watched).',
+      registers: [registry],
+      collect() {
+        this.set(sources.roomsLoaded());
+      },
+    });
+    new prom.Gauge({
+      name: 'moor_tasks',
+      help: 'Durable tasks in the store, by status.',
+      labelNames: ['status'],
+      registers: [registry],
+      collect() {
+        const counts = sources.tasksByStatus();
+        for (const status of TASK_STATUSES) this.labels(status).set(counts[status] ?? 0);
+      },
+    });
+  }
+
+  /** One answered (or refused, or cancelled) request in `slot` (see requestSlot). */
+  countRequest(slot: number, outcome: Outcome): void {
+    const index = slot * OUTCOMES.length + OUTCOME_INDEX[outcome];
+    let child = this.#requestChildren[index];
+    if (child === undefined) {
+      const perTransport = ERAS.length * METHOD_SLOTS;
+      const transport = TRANSPORTS[Math.floor(slot / perTransport)] as Transport;
+      const era = ERAS[Math.floor((slot % perTransport) / METHOD_SLOTS)] as Era;
+      child = this.#requests.labels(transport, era, methodLabel(slot % METHOD_SLOTS), outcome);
+      this.#requestChildren[index] = child;
+    }
+    child.inc();
+  }
+
+  /** A listen stream opened (+1) or closed (-1). */
+  listenStream(delta: 1 | -1, method: number): void {
+    if (method === LISTEN_METHOD_INDEX) this.#listenStreams.inc(delta);
+  }
+
+  admissionRefused(transport: Transport, reason: 'busy' | 'shutting-down'): void {
+    const key = `${transport} ${reason}`;
+    let child = this.#refusedChildren.get(key);
+    if (child === undefined) {
+      child = this.#refused.labels(transport, reason === 'busy' ? 'busy' : 'shutting_down');
+      this.#refusedChildren.set(key, child);
+    }
+    child.inc();
+  }
+
+  /** One tools/call: the tool's label is its catalog name, or "unknown". */
+  toolCall(tool: string, outcome: Outcome, seconds: number): void {
+    const children = this.#toolChildren.get(tool) ?? (this.#toolChildren.get(UNKNOWN_TOOL) as ToolChildren);
+    (children.calls[OUTCOME_INDEX[outcome]] as CounterChild).inc();
+    children.duration.observe(seconds);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+type ToolChildren = { calls: CounterChild[]; duration: HistogramChild };
+
+/** Loads prom-client (only a daemon that serves metrics pays for it) and builds the metrics. */
+export async function createDaemonMetrics(
+  toolNames: readonly string[],
+  sources: MetricsSources,
+): Promise<DaemonMetrics> {
+  const prom = (await import('prom-client')) as PromClient & { default?: PromClient };
+  return new DaemonMetrics(
+    prom.Registry === undefined && prom.default ? prom.default : prom,
+    toolNames,
+    sources,
+  );
+}
