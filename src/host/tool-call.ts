@@ -1,51 +1,34 @@
 /**
- * tools/call, the same on every era and every hop: look the tool up, strip the
- * in-band `__` arguments, validate, run, and shape the result as one text block
- * plus structuredContent. Expected failures become `isError` results whose
- * text tells the agent what to do; only an unknown tool is a JSON-RPC error.
+ * tools/call, the same on every era and every hop: look the tool up in the
+ * catalog and run it (tool-run.ts). Only an unknown tool is a JSON-RPC error;
+ * a ProtocolError a handler throws is one too, and passes through untouched.
  */
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
-import { MoorError, ToolError } from '../errors.js';
 import type { Binding } from './binding.js';
 import type { Catalog } from './catalog.js';
-import type { HostContext, ToolContext } from './pack.js';
 import { protocolError } from './protocol-error.js';
+import { type CallEnvironment, isHostSignal, runTool } from './tool-run.js';
+
+export {
+  type CallEnvironment,
+  errorResult,
+  SILENT_HOST,
+  withoutInBandArguments,
+} from './tool-run.js';
 
 export interface CallRequest {
   readonly name: string;
   readonly arguments?: Record<string, unknown> | undefined;
 }
 
-export interface CallEnvironment {
-  readonly signal: AbortSignal;
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Where unexpected handler failures are reported (never stdout). */
-  onInternalError(error: unknown, tool: string): void;
-  /** Logging, client capabilities and change announcements; absent: logs dropped, nothing known. */
-  readonly host?: HostContext;
-  /** The channel for ToolContext.requestInput; absent where none exists (the tool gets a ToolError). */
-  requestInput?: ToolContext<unknown>['requestInput'];
-}
-
 /**
  * Errors that carry their own answer pass through callTool untouched: a
  * JSON-RPC error for the whole call (ProtocolError), or a host signal such
- * as "input required" (marked `passThrough`).
+ * as "input required".
  */
 function passesThrough(error: unknown): boolean {
-  return (
-    error instanceof ProtocolError ||
-    (typeof error === 'object' && error !== null && (error as { passThrough?: unknown }).passThrough === true)
-  );
+  return error instanceof ProtocolError || isHostSignal(error);
 }
-
-const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
-  throw new ToolError(
-    'NO_INPUT_CHANNEL',
-    'This tool needs answers from you, and this connection has no way to ask: call it from a client that supports tasks, multi-round-trip input or elicitation.',
-  );
-};
 
 export async function callTool(
   catalog: Catalog,
@@ -61,61 +44,5 @@ export async function callTool(
       { tool: request.name },
     );
   }
-  const parsed = entry.definition.input.safeParse(withoutInBandArguments(request.arguments ?? {}));
-  if (!parsed.success) return errorResult(describeInvalidArguments(request.name, parsed.error));
-
-  const ctx: ToolContext<unknown> = {
-    state: binding.stateOf(entry.pack),
-    workspaceRoot: binding.workspaceRoot,
-    sessionKey: binding.sessionKey,
-    signal: env.signal,
-    progress: env.progress,
-    host: env.host ?? SILENT_HOST,
-    requestInput: env.requestInput ?? noInputChannel,
-  };
-  try {
-    const output = await entry.definition.handler(parsed.data, ctx);
-    if ('raw' in output) return output.raw;
-    return {
-      content: [{ type: 'text', text: output.text }],
-      structuredContent: output.structured as Record<string, unknown>,
-    };
-  } catch (error) {
-    if (passesThrough(error)) throw error;
-    if (error instanceof MoorError) return errorResult(error.message);
-    env.onInternalError(error, request.name);
-    return errorResult(`The tool ${request.name} failed unexpectedly; the daemon log has the details.`);
-  }
-}
-
-/** The host where nothing is wired: logs go nowhere, capabilities are unknown, announcements are dropped. */
-export const SILENT_HOST: HostContext = {
-  log: async () => {},
-  clientCapabilities: undefined,
-  listChanged: () => {},
-  resourceUpdated: () => {},
-};
-
-export function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-/** `__`-prefixed arguments are host-level hints (architecture §3), never tool input. */
-export function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(args)) {
-    if (key.startsWith('__')) {
-      copy ??= { ...args };
-      delete copy[key];
-    }
-  }
-  return copy ?? args;
-}
-
-function describeInvalidArguments(tool: string, error: z.ZodError): string {
-  const problems = error.issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
-    return `${field}: ${issue.message}`;
-  });
-  return `Invalid arguments for ${tool}: ${problems.join('; ')}. Call tools/list for the input schema.`;
+  return runTool(entry, binding, request.arguments ?? {}, env, passesThrough);
 }
