@@ -22,7 +22,9 @@ async function withLocalTools<T>(
   resolved: ResolvedWorkspace,
   use: (call: LocalCall) => Promise<T>,
 ): Promise<T> {
-  const pack = erasePack(createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false }));
+  const pack = erasePack(
+    createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false, deferSearchIndex: true }),
+  );
   const workspace = new Workspace(resolved.root);
   try {
     const binding = workspace.bind(undefined);

@@ -12,6 +12,8 @@ export interface DecisionsOptions {
   readonly decisionsDir?: string | undefined;
   /** Watch the corpus for changes (long-lived processes); one-shot CLI calls skip it. */
   readonly watch: boolean;
+  /** Index for search on the first search, not at load (one-shot CLI calls: most never search). */
+  readonly deferSearchIndex?: boolean | undefined;
   /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
   readonly allowWrites?: boolean | undefined;
 }
@@ -31,7 +33,12 @@ export function openDecisions(root: string, options: DecisionsOptions): Decision
   const found = findCorpusDir(root, options.decisionsDir);
   if (!found) return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
   try {
-    const corpus = loadCorpus({ workspaceRoot: root, corpusDir: found.dir, watch: options.watch });
+    const corpus = loadCorpus({
+      workspaceRoot: root,
+      corpusDir: found.dir,
+      watch: options.watch,
+      deferSearchIndex: options.deferSearchIndex,
+    });
     return { kind: 'loaded', root, corpusDir: found.dir, corpus };
   } catch (error) {
     // A folder that vanished or points outside the workspace is a configuration problem the agent can report, not a crash.

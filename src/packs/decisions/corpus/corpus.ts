@@ -35,6 +35,11 @@ export interface LoadOptions {
    * compiled worker exists), false never; by default only for large corpora.
    */
   readonly parallel?: boolean | undefined;
+  /**
+   * Build the search index on the first search instead of during the load:
+   * for one-shot commands, most of which never search.
+   */
+  readonly deferSearchIndex?: boolean | undefined;
 }
 
 /** A burst of editor events (write, rename, chmod) within this window becomes one refresh. */
@@ -76,7 +81,12 @@ export class Corpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
-    this.store = new RecordStore(root, dir, options.watch === true, (readPath) => this.markDirty(readPath));
+    this.store = new RecordStore(
+      root,
+      dir,
+      { watched: options.watch === true, deferSearch: options.deferSearchIndex === true },
+      (readPath) => this.markDirty(readPath),
+    );
     this.derived = new DerivedState(root, dir);
     this.store.navTitles = loadNavTitles(root, dir);
     this.parallel = options.parallel;
