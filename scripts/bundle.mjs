@@ -19,7 +19,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist/bundle');
-const ENTRIES = ['daemon', 'cli-app'];
+// The CLI's bundle is minified: a hook pays for compiling it on every run, and
+// it prints messages, never stacks. The daemon's keeps names for its log.
+const ENTRIES = [
+  { name: 'daemon', minify: false },
+  { name: 'cli-app', minify: true },
+];
 
 let rolldown;
 try {
@@ -31,7 +36,7 @@ try {
 }
 
 fs.rmSync(outDir, { recursive: true, force: true });
-for (const name of ENTRIES) {
+for (const { name, minify } of ENTRIES) {
   const bundle = await rolldown({
     input: { [name]: path.join(root, `dist/app/${name}.js`) },
     platform: 'node',
@@ -43,6 +48,7 @@ for (const name of ENTRIES) {
     dir: outDir,
     format: 'esm',
     sourcemap: false,
+    minify,
     chunkFileNames: `${name}-[name]-[hash].js`,
   });
   await bundle.close();

@@ -4,6 +4,7 @@
  * (decisions.ts), and main.ts runs it through the fast parser first, so a git
  * hook's `moor decisions check` loads neither commander nor the MCP SDK.
  */
+import { loadCliApp } from '../app/bundle-loader.js';
 import type { ResolvedWorkspace, WorkspaceOptions } from '../app/options.js';
 import { MoorError } from '../errors.js';
 import { type CommandSpec, defineCommand, type OptionSpec, parseCommandLine } from './command-table.js';
@@ -43,7 +44,6 @@ function positiveInt(value: string): number {
  * runs, from its bundle when the build made one.
  */
 async function app() {
-  const { loadCliApp } = await import('../app/bundle-loader.js');
   const loaded = await loadCliApp();
   return {
     ...loaded,
