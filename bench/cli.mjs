@@ -1,5 +1,5 @@
-// Command-line start-up: `moor --version` and one-shot `moor decisions search` /
-// `check` on a generated 100-record corpus, each against `node -e 0` measured
+// Command-line start-up: `moor --version` and one-shot `moor decisions search`,
+// `show`, `context`, `superseded` and `check` on a generated 100-record corpus, each against `node -e 0` measured
 // in the same run (the floor any Node CLI pays). Target: at most 1.5× the floor.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -24,6 +24,9 @@ export async function benchCli() {
     ['node -e 0', ['-e', '0']],
     ['moor --version', [moor, '--version']],
     ['moor decisions search', [moor, 'decisions', 'search', 'storage', ...where]],
+    ['moor decisions show', [moor, 'decisions', 'show', '1', ...where]],
+    ['moor decisions context', [moor, 'decisions', 'context', 'services/disputes/src/a.ts', ...where]],
+    ['moor decisions superseded', [moor, 'decisions', 'superseded', ...where]],
     ['moor decisions check', [moor, 'decisions', 'check', ...where]],
   ];
   const runs = Math.max(10, Number(process.env.BENCH_RUNS_CLI ?? 15));

@@ -1,16 +1,18 @@
 /**
  * One-shot, in-process answers for the CLI: the same tool handlers and
- * renderings the MCP server uses, without a server.
+ * renderings the MCP server uses, without a server. A command calls one or
+ * two tools, so they are looked up in the pack directly: building the
+ * catalog (every tool's wire shape and JSON Schema) and loading the SDK would
+ * cost more than the answer.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { MoorError } from '../errors.js';
 import { Workspace } from '../host/binding.js';
-import { Catalog } from '../host/catalog.js';
 import { erasePack } from '../host/pack.js';
-import { callTool } from '../host/tool-call.js';
+import { runTool } from '../host/tool-run.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import { MAX_FILES } from '../packs/decisions/tools/context.js';
 import { type ChangeSet, changedFiles } from './changed-files.js';
-import { SERVER_PREAMBLE } from './identity.js';
 import type { ResolvedWorkspace } from './options.js';
 
 type LocalCall = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
@@ -20,25 +22,23 @@ async function withLocalTools<T>(
   resolved: ResolvedWorkspace,
   use: (call: LocalCall) => Promise<T>,
 ): Promise<T> {
-  const pack = createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false });
+  const pack = erasePack(
+    createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false, deferSearchIndex: true }),
+  );
   const workspace = new Workspace(resolved.root);
   try {
-    const catalog = new Catalog([erasePack(pack)], SERVER_PREAMBLE);
     const binding = workspace.bind(undefined);
-    return await use((name, args) =>
-      callTool(
-        catalog,
-        binding,
-        { name, arguments: args },
-        {
-          signal: new AbortController().signal,
-          progress: async () => {},
-          onInternalError: (error) => {
-            throw error;
-          },
+    return await use((name, args) => {
+      const definition = pack.tools.find((tool) => tool.name === name);
+      if (!definition) throw new MoorError('UNKNOWN_TOOL', `Unknown tool: ${name}`, { tool: name });
+      return runTool({ pack, definition }, binding, args, {
+        signal: new AbortController().signal,
+        progress: async () => {},
+        onInternalError: (error) => {
+          throw error;
         },
-      ),
-    );
+      });
+    });
   } finally {
     workspace.close();
   }

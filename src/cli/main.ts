@@ -3,9 +3,10 @@
  * The moor command line. Parsing and printing only: every answer comes from
  * src/app, which composes the host and the packs.
  *
- * `moor stdio` (the proxy) and `moor daemon run` are dispatched before
- * commander and the app load: the proxy must start fast, and a daemon that
- * loses the start race must exit cheaply.
+ * `moor stdio` (the proxy), `moor daemon run` and well-formed `moor
+ * decisions …` commands are dispatched before commander and the app load:
+ * the proxy must start fast, a daemon that loses the start race must exit
+ * cheaply, and git hooks run decisions commands on every commit.
  */
 import { stdioProxyArgs } from '../proxy/args.js';
 
@@ -19,12 +20,23 @@ if (proxyArgs) {
   await runDaemonFromArgv(argv.slice(2)).catch(async (e: unknown) =>
     (await import('../daemon/start-failure.js')).exitOnStartFailure(e),
   );
+} else if (argv[0] === 'decisions' && (await decisionsFastPath())) {
+  // done: a hook's `moor decisions check` must not pay for commander and every command's imports
 } else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
   // Scripts and hooks ask for the version often: answer before commander and the app load.
   const { IDENTITY } = await import('../app/identity.js');
   process.stdout.write(`${IDENTITY.version}\n`);
 } else {
   await main();
+}
+
+/** Runs `moor decisions …` without commander when the fast parser can; false when commander must. */
+async function decisionsFastPath(): Promise<boolean> {
+  const { decisionsFastPath } = await import('./decisions-commands.js');
+  const command = decisionsFastPath(argv.slice(1));
+  if (!command) return false;
+  await command();
+  return true;
 }
 
 async function main(): Promise<void> {

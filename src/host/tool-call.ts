@@ -5,27 +5,28 @@
  * text tells the agent what to do; only an unknown tool is a JSON-RPC error.
  */
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
 import { MoorError, ToolError } from '../errors.js';
 import { type Binding, selectBinding } from './binding.js';
 import { type Catalog, type CatalogTool, WORKSPACE_ARGUMENT } from './catalog.js';
-import type { HostContext, ToolContext } from './pack.js';
 import { protocolError } from './protocol-error.js';
+import {
+  type CallEnvironment,
+  errorResult,
+  isHostSignal,
+  runTool,
+  withoutInBandArguments,
+} from './tool-run.js';
+
+export {
+  type CallEnvironment,
+  errorResult,
+  SILENT_HOST,
+  withoutInBandArguments,
+} from './tool-run.js';
 
 export interface CallRequest {
   readonly name: string;
   readonly arguments?: Record<string, unknown> | undefined;
-}
-
-export interface CallEnvironment {
-  readonly signal: AbortSignal;
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Where unexpected handler failures are reported (never stdout). */
-  onInternalError(error: unknown, tool: string): void;
-  /** Logging, client capabilities and change announcements; absent: logs dropped, nothing known. */
-  readonly host?: HostContext;
-  /** The channel for ToolContext.requestInput; absent where none exists (the tool gets a ToolError). */
-  requestInput?: ToolContext<unknown>['requestInput'];
 }
 
 /**
@@ -34,18 +35,8 @@ export interface CallEnvironment {
  * as "input required" (marked `passThrough`).
  */
 function passesThrough(error: unknown): boolean {
-  return (
-    error instanceof ProtocolError ||
-    (typeof error === 'object' && error !== null && (error as { passThrough?: unknown }).passThrough === true)
-  );
+  return error instanceof ProtocolError || isHostSignal(error);
 }
-
-const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
-  throw new ToolError(
-    'NO_INPUT_CHANNEL',
-    'This tool needs answers from you, and this connection has no way to ask: call it from a client that supports tasks, multi-round-trip input or elicitation.',
-  );
-};
 
 /** Told the outcome and handler time of every tools/call (metrics); `tool` is as the request named it. */
 export type ToolCallObserver = (tool: string, outcome: 'ok' | 'error' | 'cancelled', seconds: number) => void;
@@ -57,10 +48,10 @@ export async function callTool(
   env: CallEnvironment,
 ): Promise<CallToolResult> {
   const observer = catalog.toolCallObserver;
-  if (observer === undefined) return runTool(catalog, binding, request, env);
+  if (observer === undefined) return runCatalogTool(catalog, binding, request, env);
   const started = performance.now();
   try {
-    const result = await runTool(catalog, binding, request, env);
+    const result = await runCatalogTool(catalog, binding, request, env);
     const outcome = env.signal.aborted ? 'cancelled' : result.isError === true ? 'error' : 'ok';
     observer(request.name, outcome, (performance.now() - started) / 1000);
     return result;
@@ -76,7 +67,7 @@ export async function callTool(
   }
 }
 
-async function runTool(
+async function runCatalogTool(
   catalog: Catalog,
   binding: Binding,
   request: CallRequest,
@@ -95,9 +86,6 @@ async function runTool(
     return errorResult(
       `Invalid arguments for ${request.name}: ${WORKSPACE_ARGUMENT}: expected the absolute path of a connected workspace. Call tools/list for the input schema.`,
     );
-  const parsed = entry.definition.input.safeParse(args);
-  if (!parsed.success) return errorResult(describeInvalidArguments(request.name, parsed.error));
-
   let target: Binding;
   try {
     // Session-level tools (the workspace tools) run on the session, in no workspace.
@@ -116,52 +104,7 @@ async function runTool(
     );
   }
 
-  const ctx: ToolContext<unknown> = {
-    state: entry.pack.scope === 'session' ? undefined : target.stateOf(entry.pack),
-    workspaceRoot: entry.pack.scope === 'session' ? '' : target.workspaceRoot,
-    sessionKey: binding.sessionKey,
-    signal: env.signal,
-    progress: env.progress,
-    host: env.host ?? SILENT_HOST,
-    requestInput: env.requestInput ?? noInputChannel,
-  };
-  try {
-    const output = await entry.definition.handler(parsed.data, ctx);
-    if ('raw' in output) return output.raw;
-    return {
-      content: [{ type: 'text', text: output.text }],
-      structuredContent: output.structured as Record<string, unknown>,
-    };
-  } catch (error) {
-    if (passesThrough(error)) throw error;
-    if (error instanceof MoorError) return errorResult(error.message);
-    env.onInternalError(error, request.name);
-    return errorResult(`The tool ${request.name} failed unexpectedly; the daemon log has the details.`);
-  }
-}
-
-/** The host where nothing is wired: logs go nowhere, capabilities are unknown, announcements are dropped. */
-export const SILENT_HOST: HostContext = {
-  log: async () => {},
-  clientCapabilities: undefined,
-  listChanged: () => {},
-  resourceUpdated: () => {},
-};
-
-export function errorResult(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-/** `__`-prefixed arguments are hints for the host (an in-band session key, say), never tool input. */
-export function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
-  let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(args)) {
-    if (key.startsWith('__')) {
-      copy ??= { ...args };
-      delete copy[key];
-    }
-  }
-  return copy ?? args;
+  return runTool(entry, target, args, env, passesThrough);
 }
 
 /** The host's `workspace` argument, taken out of a tool's arguments when the catalog added it. */
@@ -172,12 +115,4 @@ function splitWorkspaceArgument(
   if (!entry.takesWorkspace || !(WORKSPACE_ARGUMENT in args)) return { named: undefined, args };
   const { [WORKSPACE_ARGUMENT]: named, ...rest } = args;
   return { named, args: rest };
-}
-
-function describeInvalidArguments(tool: string, error: z.ZodError): string {
-  const problems = error.issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
-    return `${field}: ${issue.message}`;
-  });
-  return `Invalid arguments for ${tool}: ${problems.join('; ')}. Call tools/list for the input schema.`;
 }

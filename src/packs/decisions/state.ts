@@ -15,6 +15,8 @@ export interface DecisionsOptions {
   readonly decisionsDir?: string | undefined;
   /** Watch the corpus for changes (long-lived processes); one-shot CLI calls skip it. */
   readonly watch: boolean;
+  /** Index for search on the first search, not at load (one-shot CLI calls: most never search). */
+  readonly deferSearchIndex?: boolean | undefined;
   /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
   readonly allowWrites?: boolean | undefined;
   /** How long a burst of file changes must be quiet before it is announced (default 100 ms). */
@@ -63,6 +65,7 @@ export function openDecisions(
       workspaceRoot: root,
       corpusDir: found.dir,
       watch: options.watch,
+      deferSearchIndex: options.deferSearchIndex,
       ...(announcer === undefined ? {} : { onChange: (changes) => announcer.note(changes) }),
     });
     return {

@@ -43,6 +43,11 @@ export interface LoadOptions {
   readonly recheckMs?: number | undefined;
   /** Told which records a refresh added, changed or removed (never for the first load). */
   readonly onChange?: ((changes: CorpusChanges) => void) | undefined;
+  /**
+   * Build the search index on the first search instead of during the load:
+   * for one-shot commands, most of which never search.
+   */
+  readonly deferSearchIndex?: boolean | undefined;
 }
 
 /** Corpus-relative paths of the decisions one refresh added, changed and removed. */
@@ -99,7 +104,12 @@ export class Corpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
-    this.store = new RecordStore(root, dir, options.watch === true, (readPath) => this.markDirty(readPath));
+    this.store = new RecordStore(
+      root,
+      dir,
+      { watched: options.watch === true, deferSearch: options.deferSearchIndex === true },
+      (readPath) => this.markDirty(readPath),
+    );
     this.derived = new DerivedState(root, dir);
     this.store.navTitles = loadNavTitles(root, dir);
     this.parallel = options.parallel;

@@ -39,7 +39,7 @@ export interface Batch {
 }
 
 export class RecordStore {
-  readonly search = new DecisionSearch();
+  readonly search: DecisionSearch;
   readonly globs = new GlobIndex();
   readonly bodies: BodyCache;
   private readonly records = new Map<string, FileRecord>();
@@ -55,9 +55,18 @@ export class RecordStore {
   /** The corpus folder relative to the workspace root, with a trailing slash ('' when they coincide). */
   private readonly relPrefix: string;
 
-  /** `watched`: a watcher keeps records fresh, so bodies need no per-read stamp check. */
-  constructor(root: string, corpusDir: string, watched: boolean, onStale: (readPath: string) => void) {
-    this.bodies = new BodyCache(onStale, !watched);
+  /**
+   * `watched`: a watcher keeps records fresh, so bodies need no per-read
+   * stamp check; `deferSearch`: index for search on the first search.
+   */
+  constructor(
+    root: string,
+    corpusDir: string,
+    options: { readonly watched: boolean; readonly deferSearch: boolean },
+    onStale: (readPath: string) => void,
+  ) {
+    this.search = new DecisionSearch({ deferred: options.deferSearch });
+    this.bodies = new BodyCache(onStale, !options.watched);
     const rel = toPosix(path.relative(root, corpusDir));
     this.relPrefix = rel === '' ? '' : `${rel}/`;
   }

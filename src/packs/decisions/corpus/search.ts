@@ -41,7 +41,23 @@ const SNIPPET_PREFIX_BYTES = 4096;
 const EXPANSION_CACHE = 1024;
 const DEFAULT_LIMIT = 10;
 
+/** A document waiting to be indexed (see `deferred`). */
+interface PendingDoc {
+  readonly decision: Decision;
+  readonly body: string;
+  readonly from: number;
+}
+
 export class DecisionSearch {
+  /**
+   * Deferred: upserts and commits are queued and replayed, in order, before
+   * anything else touches the index, so the index ends up exactly as if they
+   * had run at once. A one-shot command that never searches (show, context,
+   * check) never tokenizes the corpus.
+   */
+  private readonly deferred: boolean;
+  private pending: PendingDoc[] = [];
+  private commitPending = false;
   private readonly dict = new TermDict();
   private readonly index: SearchIndex;
   private readonly expander: TermExpander;
@@ -53,7 +69,8 @@ export class DecisionSearch {
   private hitCounts = new Uint8Array(0);
   private touched = new Int32Array(0);
 
-  constructor() {
+  constructor(options: { readonly deferred?: boolean } = {}) {
+    this.deferred = options.deferred === true;
     this.index = new SearchIndex(this.dict);
     this.expander = new TermExpander(this.dict);
     this.index.onRemap = (remap) => this.remap(remap);
@@ -65,6 +82,15 @@ export class DecisionSearch {
    * starts, after the title line.
    */
   upsert(d: Decision, body: string, from: number): void {
+    if (this.deferred) {
+      if (this.commitPending) this.flush();
+      this.pending.push({ decision: d, body, from });
+      return;
+    }
+    this.indexNow(d, body, from);
+  }
+
+  private indexNow(d: Decision, body: string, from: number): void {
     this.remove(d.path);
     const slot = this.index.add({ title: d.title, body, from });
     this.docs[slot] = d;
@@ -73,6 +99,7 @@ export class DecisionSearch {
 
   /** Index a decision tokenized by a load worker (see SearchIndex.addPrepared). */
   upsertPrepared(d: Decision, log: ExportedLog, doc: number, termMap: Int32Array): void {
+    this.flush();
     this.remove(d.path);
     const from = doc === 0 ? 0 : (log.ends[doc - 1] as number);
     const slot = this.index.addPrepared(
@@ -89,12 +116,14 @@ export class DecisionSearch {
 
   /** Map a worker's term ids to this index's dictionary. */
   mapTerms(terms: readonly string[]): Int32Array {
+    this.flush();
     const map = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) map[i] = this.dict.intern(terms[i] as string);
     return map;
   }
 
   remove(path: string): void {
+    this.flush();
     const slot = this.slotOf.get(path);
     if (slot === undefined) return;
     this.index.remove(slot);
@@ -109,12 +138,32 @@ export class DecisionSearch {
 
   /** Call after a batch of upserts/removals. */
   commit(): void {
+    if (this.deferred && this.pending.length > 0) {
+      this.commitPending = true;
+      return;
+    }
+    this.commitNow();
+  }
+
+  private commitNow(): void {
     this.index.commit();
     this.expander.sync();
     this.expansions.clear();
   }
 
+  /** Replays the queued upserts and commit (deferred mode); a no-op when nothing waits. */
+  private flush(): void {
+    if (this.pending.length === 0 && !this.commitPending) return;
+    const queue = this.pending;
+    const commit = this.commitPending;
+    this.pending = [];
+    this.commitPending = false;
+    for (const p of queue) this.indexNow(p.decision, p.body, p.from);
+    if (commit) this.commitNow();
+  }
+
   search(query: string, options: SearchOptions = {}): SearchResult {
+    this.flush();
     const offset = Math.max(0, options.offset ?? 0);
     const limit = Math.max(0, options.limit ?? DEFAULT_LIMIT);
     const words = [...new Set(tokenizeToStrings(query))].slice(0, MAX_QUERY_WORDS);

@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { type InputResponse, inputRequired } from '@modelcontextprotocol/server';
+import type { InputResponse } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
@@ -190,6 +190,8 @@ export const draftDecision = defineTool<DecisionsState, typeof input, typeof out
         title: 'Context',
         description: 'Why is a decision needed? The problem and its forces.',
       };
+    // Loaded here, not at the top: the read-only tools (and the CLI that runs them in-process) never need the SDK.
+    const { inputRequired } = await import('@modelcontextprotocol/server');
     const answers = await ctx.requestInput({
       draft: inputRequired.elicit({
         message: `Write a new ${plan.format.toUpperCase()} decision record ${id} "${args.title}" as ${where}?${needContext ? ' Describe its context.' : ''}`,

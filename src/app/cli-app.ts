@@ -1,0 +1,9 @@
+/**
+ * What the CLI's one-shot `moor decisions …` commands need from the app, as
+ * one entry: `npm run build` bundles it into dist/bundle/cli-app.js, which
+ * loads as one file instead of ~90 modules (bundle-loader.ts).
+ */
+export { githubAnnotations, sarifLog } from './check-formats.js';
+export { IDENTITY } from './identity.js';
+export { callToolLocally, decisionContextForChanges } from './local.js';
+export { resolveWorkspace } from './options.js';

@@ -1,0 +1,201 @@
+/**
+ * `moor decisions …`: the tools' answers for people. The subcommands are a
+ * table (command-table.ts): commander registers it for help and errors
+ * (decisions.ts), and main.ts runs it through the fast parser first, so a git
+ * hook's `moor decisions check` loads neither commander nor the MCP SDK.
+ */
+import { loadCliApp } from '../app/bundle-loader.js';
+import type { ResolvedWorkspace, WorkspaceOptions } from '../app/options.js';
+import { MoorError } from '../errors.js';
+import { type CommandSpec, defineCommand, type OptionSpec, parseCommandLine } from './command-table.js';
+import { fail, printToolResult } from './output.js';
+
+interface CheckFinding {
+  readonly path: string;
+  readonly line: number | null;
+  readonly kind: string;
+  readonly message: string;
+}
+
+interface CommonOptions extends WorkspaceOptions {
+  readonly json?: boolean;
+}
+
+const COMMON: readonly OptionSpec[] = [
+  {
+    flags: '-w, --workspace <dir>',
+    description: 'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
+  },
+  {
+    flags: '-d, --decisions <dir>',
+    description: 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)',
+  },
+  { flags: '--json', description: 'print the structured answer as JSON' },
+];
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new MoorError('USAGE', 'expected a positive whole number');
+  return n;
+}
+
+/**
+ * The app (the decisions pack's tools, in-process) loads only when a command
+ * runs, from its bundle when the build made one.
+ */
+async function app() {
+  const loaded = await loadCliApp();
+  return {
+    ...loaded,
+    resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => loaded.resolveWorkspace(o),
+  };
+}
+
+async function run(options: CommonOptions, tool: string, args: Record<string, unknown>): Promise<void> {
+  try {
+    const { callToolLocally, resolveWorkspace } = await app();
+    printToolResult(await callToolLocally(resolveWorkspace(options), tool, args), options.json === true);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+const search = defineCommand<CommonOptions & { status?: string; limit?: number }>({
+  name: 'search',
+  description: 'ranked full-text search',
+  argument: { name: '<query...>', description: 'words to search for' },
+  options: [
+    ...COMMON,
+    { flags: '-s, --status <status>', description: 'only this status (accepted, proposed, superseded, …)' },
+    { flags: '-n, --limit <n>', description: 'hits to show (1-50)', parse: positiveInt },
+  ],
+  run: (words, options) =>
+    run(options, 'search_decisions', {
+      query: (words as string[]).join(' '),
+      ...(options.status ? { status: options.status } : {}),
+      ...(options.limit ? { limit: options.limit } : {}),
+    }),
+});
+
+const show = defineCommand<CommonOptions>({
+  name: 'show',
+  description: 'one decision in full',
+  argument: { name: '<ref>', description: 'number, id, slug or path' },
+  options: COMMON,
+  run: (ref, options) => run(options, 'get_decision', { ref }),
+});
+
+const context = defineCommand<CommonOptions & { staged?: boolean; since?: string }>({
+  name: 'context',
+  description: 'the decisions that govern these files (or the files git reports changed)',
+  argument: { name: '[files...]', description: 'file paths in the repository' },
+  options: [
+    ...COMMON,
+    { flags: '--staged', description: 'the files staged for the next commit (for a pre-commit hook)' },
+    {
+      flags: '--since <ref>',
+      description: 'the files changed since REF: commits since the merge base, edits and untracked files',
+    },
+  ],
+  run: async (argument, options) => {
+    const files = argument as string[];
+    const sources = [files.length > 0, options.staged === true, options.since !== undefined].filter(Boolean);
+    if (sources.length !== 1)
+      fail(new MoorError('USAGE', 'context needs file paths, --staged or --since REF (exactly one of them)'));
+    if (files.length > 0) return run(options, 'get_decision_context', { files });
+    try {
+      const { decisionContextForChanges, resolveWorkspace } = await app();
+      const change =
+        options.since !== undefined
+          ? { kind: 'since' as const, ref: options.since }
+          : { kind: 'staged' as const };
+      printToolResult(
+        await decisionContextForChanges(resolveWorkspace(options), change),
+        options.json === true,
+      );
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+const superseded = defineCommand<CommonOptions>({
+  name: 'superseded',
+  description: 'every supersession relation and its state',
+  options: COMMON,
+  run: (_, options) => run(options, 'list_superseded', {}),
+});
+
+const check = defineCommand<CommonOptions & { format: 'text' | 'json' | 'github' | 'sarif' }>({
+  name: 'check',
+  description:
+    'list problems (unparseable files, dangling/ambiguous/cyclic supersession, globs matching no file); exit 1 if any',
+  options: [
+    ...COMMON,
+    {
+      flags: '--format <format>',
+      description: 'output: text, json, github (workflow annotations) or sarif (SARIF 2.1.0)',
+      choices: ['text', 'json', 'github', 'sarif'],
+      defaultValue: 'text',
+    },
+  ],
+  run: async (_, options) => {
+    try {
+      const { callToolLocally, githubAnnotations, IDENTITY, resolveWorkspace, sarifLog } = await app();
+      const resolved = resolveWorkspace(options);
+      const result = await callToolLocally(resolved, 'check_decisions', {});
+      const findings =
+        (result.structuredContent as { findings?: CheckFinding[] } | undefined)?.findings ?? [];
+      if (result.isError || options.format === 'text' || options.format === 'json')
+        printToolResult(result, options.json === true || options.format === 'json');
+      else if (options.format === 'github') process.stdout.write(githubAnnotations(findings));
+      else
+        process.stdout.write(
+          `${JSON.stringify(sarifLog(findings, { toolVersion: IDENTITY.version, root: resolved.root }), null, 2)}\n`,
+        );
+      if (findings.length > 0) process.exitCode = 1;
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+const graph = defineCommand<CommonOptions & { format: 'svg' | 'dot' | 'mermaid' }>({
+  name: 'graph',
+  description: 'the supersession and amendment graph: SVG (as the status page draws it), DOT or Mermaid',
+  options: [
+    ...COMMON,
+    {
+      flags: '--format <format>',
+      description: 'output: svg, dot (Graphviz) or mermaid',
+      choices: ['svg', 'dot', 'mermaid'],
+      defaultValue: 'svg',
+    },
+  ],
+  run: async (_, options) => {
+    try {
+      // The layout library loads only for this command, never for the hook-speed ones.
+      const [{ resolveWorkspace }, { repositoryGraph }] = await Promise.all([
+        app(),
+        import('../app/decision-graph.js'),
+      ]);
+      process.stdout.write(repositoryGraph(resolveWorkspace(options), options.format));
+    } catch (error) {
+      fail(error);
+    }
+  },
+});
+
+/** In the order `moor decisions --help` lists them. */
+export const DECISIONS_COMMANDS: readonly CommandSpec[] = [search, show, context, superseded, check, graph];
+
+/**
+ * `moor decisions SUBCOMMAND …` (argv after `decisions`) as a ready-to-run
+ * command, or undefined when commander should handle it (help, unknown
+ * subcommands, anything malformed).
+ */
+export function decisionsFastPath(argv: readonly string[]): (() => Promise<void>) | undefined {
+  const spec = DECISIONS_COMMANDS.find((command) => command.name === argv[0]);
+  const parsed = spec && parseCommandLine(spec, argv.slice(1));
+  return parsed && (() => spec.run(parsed.argument, parsed.options));
+}

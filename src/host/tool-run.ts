@@ -1,0 +1,118 @@
+/**
+ * Running one tool definition: strip the in-band `__` arguments, validate,
+ * run, and shape the result as one text block plus structuredContent.
+ * Expected failures become `isError` results whose text tells the agent what
+ * to do. No SDK at run time, so the CLI's one-shot commands can call a
+ * handler without loading the server (tool-call.ts adds the catalog lookup
+ * and the SDK's ProtocolError for the served paths).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { MoorError, ToolError } from '../errors.js';
+import type { Binding } from './binding.js';
+import type { HostContext, Pack, ToolContext, ToolDefinition } from './pack.js';
+
+export interface CallEnvironment {
+  readonly signal: AbortSignal;
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Where unexpected handler failures are reported (never stdout). */
+  onInternalError(error: unknown, tool: string): void;
+  /** Logging, client capabilities and change announcements; absent: logs dropped, nothing known. */
+  readonly host?: HostContext;
+  /** The channel for ToolContext.requestInput; absent where none exists (the tool gets a ToolError). */
+  requestInput?: ToolContext<unknown>['requestInput'];
+}
+
+/** A tool and the pack whose state it runs against. */
+export interface ToolEntry {
+  readonly pack: Pack<unknown>;
+  readonly definition: ToolDefinition<unknown>;
+}
+
+/** A host signal such as "input required" carries its own answer: it is marked `passThrough`. */
+export function isHostSignal(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && (error as { passThrough?: unknown }).passThrough === true
+  );
+}
+
+const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
+  throw new ToolError(
+    'NO_INPUT_CHANNEL',
+    'This tool needs answers from you, and this connection has no way to ask: call it from a client that supports tasks, multi-round-trip input or elicitation.',
+  );
+};
+
+/**
+ * Runs `entry` with `args`. Errors for which `passesThrough` holds are
+ * rethrown untouched; a MoorError becomes an `isError` result; anything else
+ * is reported to `env.onInternalError` and answered with a generic failure.
+ */
+export async function runTool(
+  entry: ToolEntry,
+  binding: Binding,
+  args: Record<string, unknown>,
+  env: CallEnvironment,
+  passesThrough: (error: unknown) => boolean = isHostSignal,
+): Promise<CallToolResult> {
+  const name = entry.definition.name;
+  const parsed = entry.definition.input.safeParse(withoutInBandArguments(args));
+  if (!parsed.success) return errorResult(describeInvalidArguments(name, parsed.error));
+
+  // Session-level tools (the workspace tools) run on the session, in no workspace.
+  const onSession = entry.pack.scope === 'session';
+  const ctx: ToolContext<unknown> = {
+    state: onSession ? undefined : binding.stateOf(entry.pack),
+    workspaceRoot: onSession ? '' : binding.workspaceRoot,
+    sessionKey: binding.sessionKey,
+    signal: env.signal,
+    progress: env.progress,
+    host: env.host ?? SILENT_HOST,
+    requestInput: env.requestInput ?? noInputChannel,
+  };
+  try {
+    const output = await entry.definition.handler(parsed.data, ctx);
+    if ('raw' in output) return output.raw;
+    return {
+      content: [{ type: 'text', text: output.text }],
+      structuredContent: output.structured as Record<string, unknown>,
+    };
+  } catch (error) {
+    if (passesThrough(error)) throw error;
+    if (error instanceof MoorError) return errorResult(error.message);
+    env.onInternalError(error, name);
+    return errorResult(`The tool ${name} failed unexpectedly; the daemon log has the details.`);
+  }
+}
+
+/** The host where nothing is wired: logs go nowhere, capabilities are unknown, announcements are dropped. */
+export const SILENT_HOST: HostContext = {
+  log: async () => {},
+  clientCapabilities: undefined,
+  listChanged: () => {},
+  resourceUpdated: () => {},
+};
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** `__`-prefixed arguments are hints for the host (an in-band session key, say), never tool input. */
+export function withoutInBandArguments(args: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(args)) {
+    if (key.startsWith('__')) {
+      copy ??= { ...args };
+      delete copy[key];
+    }
+  }
+  return copy ?? args;
+}
+
+function describeInvalidArguments(tool: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${tool}: ${problems.join('; ')}. Call tools/list for the input schema.`;
+}
