@@ -87,7 +87,13 @@ describe('the decisions command table', () => {
   });
 
   it('declines help and unknown subcommands', () => {
-    for (const argv of [['search', 'x', '--help'], ['check', '-h'], ['graph'], ['--json', 'search', 'x'], []])
+    for (const argv of [
+      ['search', 'x', '--help'],
+      ['check', '-h'],
+      ['nosuchcommand'],
+      ['--json', 'search', 'x'],
+      [],
+    ])
       expect(viaFastParser(argv)).toBeUndefined();
   });
 

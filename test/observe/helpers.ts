@@ -4,7 +4,9 @@
  * /metrics text parsed with parse-prometheus-text-format.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 // parse-prometheus-text-format ships no types.
 // @ts-expect-error untyped CommonJS module
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
@@ -71,7 +73,18 @@ export async function startTestDaemon(
     if (Date.now() > deadline) throw new Error('daemon did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
+  // The daemon keeps its bearer token in its state dir (written before it listens).
+  const tokenFile = path.join(stateDir, 'http.token');
+  if (fs.existsSync(tokenFile)) tokens.set(base, fs.readFileSync(tokenFile, 'utf8').trim());
   return { child, port, base, stateDir };
+}
+
+const tokens = new Map<string, string>();
+
+/** The Authorization header a request to the daemon at `base` needs (none when it runs without a token). */
+export function authOf(base: string): Record<string, string> {
+  const token = tokens.get(base);
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
 }
 
 export async function stopTestDaemon(daemon: TestDaemon): Promise<void> {
@@ -104,6 +117,7 @@ export async function callTool(
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
       'mcp-name': name,
+      ...authOf(base),
       ...options.headers,
     },
     body: JSON.stringify({
@@ -138,7 +152,7 @@ export function rawGet(
 }
 
 export async function scrape(base: string): Promise<Map<string, MetricFamily>> {
-  const response = await fetch(`${base}/metrics`);
+  const response = await fetch(`${base}/metrics`, { headers: authOf(base) });
   if (response.status !== 200) throw new Error(`/metrics answered ${response.status}`);
   return parseMetrics(await response.text());
 }

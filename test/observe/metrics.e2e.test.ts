@@ -14,6 +14,7 @@ import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { killAll, removeStateDirs, tempState } from '../tasks/daemon-helpers.js';
 import {
+  authOf,
   callTool,
   parseMetrics,
   rawGet,
@@ -66,7 +67,7 @@ describe('GET /metrics', () => {
       expect(sample(after, 'moor_requests_total', { ...ok200, outcome: 'ok' })).toBe(1);
       expect(sample(after, 'moor_requests_total', { ...ok200, outcome: 'error' })).toBe(1);
       // The parser keeps no labels on histogram series: read the count line itself.
-      const text = await (await fetch(`${daemon.base}/metrics`)).text();
+      const text = await (await fetch(`${daemon.base}/metrics`, { headers: authOf(daemon.base) })).text();
       expect(text).toMatch(/^moor_tool_call_duration_seconds_count\{tool="search_decisions"\} 1$/m);
       expect(text).toMatch(
         /^moor_tool_call_duration_seconds_bucket\{le="\+Inf",tool="search_decisions"\} 1$/m,
@@ -107,7 +108,7 @@ describe('GET /metrics', () => {
   it('sits behind the same guards as /mcp: a token when one is set, and the Host check', async () => {
     const stateDir = tempState('moor-observe-');
     const tokenFile = path.join(stateDir, 'token');
-    writeFileSync(tokenFile, 'observe-secret-token\n', { mode: 0o600 });
+    writeFileSync(tokenFile, 'observe-secret-token-0123456789abcdef\n', { mode: 0o600 });
     const daemon = await startTestDaemon(['-w', E2E_WORKSPACE, '--token-file', tokenFile], {}, stateDir);
     try {
       const host = `127.0.0.1:${daemon.port}`;
@@ -118,13 +119,13 @@ describe('GET /metrics', () => {
       );
       const good = await rawGet(daemon.port, '/metrics', {
         host,
-        authorization: 'Bearer observe-secret-token',
+        authorization: 'Bearer observe-secret-token-0123456789abcdef',
       });
       expect(good.status).toBe(200);
       expect(parseMetrics(good.body).has('moor_requests_total')).toBe(true);
       const badHost = await rawGet(daemon.port, '/metrics', {
         host: 'evil.example',
-        authorization: 'Bearer observe-secret-token',
+        authorization: 'Bearer observe-secret-token-0123456789abcdef',
       });
       expect(badHost.status).toBe(403);
     } finally {

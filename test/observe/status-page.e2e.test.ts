@@ -16,7 +16,7 @@ import { openDecisions } from '../../src/packs/decisions/state.js';
 import { MOOR_BIN, REPO_ROOT } from '../helpers/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { killAll, removeStateDirs } from '../tasks/daemon-helpers.js';
-import { callTool, startTestDaemon, stopTestDaemon } from './helpers.js';
+import { authOf, callTool, startTestDaemon, stopTestDaemon } from './helpers.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
@@ -49,6 +49,8 @@ describe.skipIf(!existsSync(CHROMIUM))('GET /status in a browser', () => {
         executablePath: CHROMIUM,
         headless: true,
         viewport: { width: 1280, height: 900 },
+        // The page sits behind the bearer token like /mcp: the browser sends it.
+        extraHTTPHeaders: authOf(daemon.base),
         args: [
           '--headless',
           '--no-sandbox',

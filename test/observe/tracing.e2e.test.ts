@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { killAll, removeStateDirs, tempState } from '../tasks/daemon-helpers.js';
-import { callTool, startTestDaemon, stopTestDaemon } from './helpers.js';
+import { authOf, callTool, startTestDaemon, stopTestDaemon } from './helpers.js';
 
 const run = promisify(execFile);
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -189,7 +189,7 @@ describe('OpenTelemetry traces', () => {
         },
       );
       expect(answer.status).toBe(200);
-      const status = await (await fetch(`${daemon.base}/metrics`)).text();
+      const status = await (await fetch(`${daemon.base}/metrics`, { headers: authOf(daemon.base) })).text();
       expect(status).toContain('moor_requests_total');
     } finally {
       await stopTestDaemon(daemon);
