@@ -13,12 +13,19 @@ import { MoorError } from '../errors.js';
 import type { Binding, Workspace } from '../host/binding.js';
 import type { Pack } from '../host/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
+import type {
+  RoomStatus,
+  SessionSummary,
+  SessionsControlReply,
+  SessionsControlRequest,
+} from '../protocol/hello.js';
 import type { WorkspaceBinding } from '../sessions/bindings.js';
 import { SessionManager } from '../sessions/manager.js';
 import { Reaper } from '../sessions/reaper.js';
 import { type Room, type RoomKey, type RoomLease, type Rooms, roomId } from '../sessions/rooms.js';
 import type { WorkspacePolicy } from '../sessions/workspace-path.js';
 import type { SessionStore } from '../store/session-store.js';
+import { sessionSummary, sessionsControl } from './session-views.js';
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
 export interface RoomContents {
@@ -101,6 +108,35 @@ export class DaemonSessions {
     return { decisionCount: state.corpus.decisions.length, problems: state.corpus.problems.length };
   }
 
+  /** The sessions in memory, most recently used first, for status (keys shown by prefix only). */
+  describeSessions(): SessionSummary[] {
+    return this.manager
+      .snapshots()
+      .sort((a, b) => b.lastUsedAt - a.lastUsedAt)
+      .map((s) => sessionSummary(s));
+  }
+
+  /** The loaded rooms, for status: never opens a pack state that is not open yet. */
+  describeRooms(): RoomStatus[] {
+    return this.#options.rooms.rooms().map(({ key, state, connections }) => {
+      const pack = state.packs.get(this.#options.decisionsPack) ?? this.#options.decisionsPack;
+      const decisions = state.workspace.opened(pack) as DecisionsState | undefined;
+      const loaded = decisions?.kind === 'loaded';
+      return {
+        root: key.root,
+        decisions: key.decisions ?? null,
+        holders: connections,
+        loaded,
+        decisionCount: loaded ? decisions.corpus.decisions.length : null,
+      };
+    });
+  }
+
+  /** `moor sessions list|show|drop`. */
+  control(request: SessionsControlRequest): Promise<SessionsControlReply> {
+    return sessionsControl(this.manager, request);
+  }
+
   /** The binding of one loaded room (one workspace), as every call ends up running in. */
   roomBinding(room: Room<RoomContents>, sessionKey: string | undefined): Binding {
     const { state, key } = room;
@@ -125,7 +161,9 @@ export class DaemonSessions {
     await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
       // No usable active workspace: the first call answers why.
     });
-    return { binding: this.sessionBinding(sessionKey), close: () => attachment.release() };
+    // A session an operator dropped while this connection stayed attached starts again at `initial`.
+    const ready = () => this.manager.ensureStarted(sessionKey, initial);
+    return { binding: this.sessionBinding(sessionKey, undefined, ready), close: () => attachment.release() };
   }
 
   /**
@@ -208,7 +246,10 @@ export class DaemonSessions {
    * starts, when the store does not know it, with `initial` active.
    */
   httpBinding(sessionKey: string, initial: RoomKey, fallback?: Fallback): Binding {
-    return this.sessionBinding(sessionKey, fallback, () => this.#attachHttp(sessionKey, initial));
+    return this.sessionBinding(sessionKey, fallback, async () => {
+      await this.#attachHttp(sessionKey, initial);
+      await this.manager.ensureStarted(sessionKey, initial);
+    });
   }
 
   #attachHttp(sessionKey: string, initial: RoomKey): Promise<void> {

@@ -348,6 +348,8 @@ async function composeDaemon(
     describe: () => ({
       httpUrl: http?.url ?? null,
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
+      sessions: sessions.describeSessions(),
+      rooms: sessions.describeRooms(),
     }),
     onStopping: async () => {
       await http?.close(options.graceMs);
@@ -407,6 +409,7 @@ async function composeDaemon(
       taskStore.close();
     },
     tasks: (request) => tasksControl(tasks, request),
+    sessions: (request) => sessions.control(request),
   };
 
   const daemon = await startDaemon(config);

@@ -18,6 +18,8 @@ import type {
   DaemonStatus,
   Incarnation,
   SessionHello,
+  SessionsControlReply,
+  SessionsControlRequest,
   TasksControlReply,
   TasksControlRequest,
 } from '../protocol/hello.js';
@@ -39,13 +41,15 @@ export interface DaemonConfig {
   /** Releases the state dir's lock (called last). */
   readonly releaseLock: () => void;
   openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
-  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
+  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces' | 'sessions' | 'rooms'>;
   /** Runs after every connection closed (rooms, HTTP). */
   onStopped?(): Promise<void> | void;
   /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
   onStopping?(): Promise<void> | void;
   /** Answers `moor tasks …` control hellos. */
   tasks?(request: TasksControlRequest): TasksControlReply;
+  /** Answers `moor sessions …` control hellos. */
+  sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
   /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
   beforeListen?(daemon: { readonly incarnation: Incarnation; readonly gate: AdmissionGate }): Promise<void>;
 }
@@ -100,6 +104,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     },
     onRequestFinished: () => idle.served(),
     ...(config.tasks ? { tasks: config.tasks } : {}),
+    ...(config.sessions ? { sessions: config.sessions } : {}),
   });
 
   const shutdown = (reason: string): Promise<void> => {

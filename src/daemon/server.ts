@@ -20,6 +20,8 @@ import {
   type Incarnation,
   parseHello,
   type SessionHello,
+  type SessionsControlReply,
+  type SessionsControlRequest,
   type TasksControlReply,
   type TasksControlRequest,
 } from '../protocol/hello.js';
@@ -52,7 +54,7 @@ export interface SocketServerOptions {
   /** The factory and binding for one session connection; throw a MoorError to refuse it with that code. */
   openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
   /** Status fields the socket layer does not own. */
-  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces'>;
+  describe(): Pick<DaemonStatus, 'httpUrl' | 'workspaces' | 'sessions' | 'rooms'>;
   /** A control hello asked the daemon to stop. */
   onStopRequested(): void;
   /** A newer moor asked this daemon to hand over to it (already checked newer). */
@@ -61,6 +63,8 @@ export interface SocketServerOptions {
   onRequestFinished?(): void;
   /** Answers a control hello 'tasks' (`moor tasks …`). */
   tasks?(request: TasksControlRequest): TasksControlReply;
+  /** Answers a control hello 'sessions' (`moor sessions …`). */
+  sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
 }
 
 interface Connection {
@@ -129,6 +133,8 @@ export class SocketServer {
       inFlight: this.#options.gate.inFlight,
       maxInFlight: this.#options.gate.limit,
       workspaces: described.workspaces,
+      ...(described.sessions === undefined ? {} : { sessions: described.sessions }),
+      ...(described.rooms === undefined ? {} : { rooms: described.rooms }),
       memory: (({ rss, heapTotal, heapUsed, external }) => ({ rss, heapTotal, heapUsed, external }))(
         process.memoryUsage(),
       ),
@@ -176,7 +182,13 @@ export class SocketServer {
       return;
     }
     if ('control' in hello) {
-      this.#onControl(socket, hello);
+      this.#onControl(socket, hello).catch((error: unknown) => {
+        this.#options.log.error({ err: error }, `the ${hello.control} control hello failed`);
+        this.#replyAndClose(
+          socket,
+          new MoorError('INTERNAL', 'the daemon could not answer; its log has the details'),
+        );
+      });
       return;
     }
     void this.#open(socket, hello, rest);
@@ -253,11 +265,17 @@ export class SocketServer {
     socket.resume();
   }
 
-  #onControl(socket: net.Socket, hello: ControlHello): void {
+  async #onControl(socket: net.Socket, hello: ControlHello): Promise<void> {
     if (hello.control === 'handoff') {
       this.#onHandoff(socket, hello.version ?? '');
       return;
     }
+    const sessions =
+      hello.control === 'sessions' && hello.sessions !== undefined
+        ? ((await this.#options.sessions?.(hello.sessions)) ?? {
+            error: helloError(new MoorError('SESSION_NOT_FOUND', 'this daemon keeps no sessions')),
+          })
+        : undefined;
     const reply: HelloReply = {
       moor: HELLO_VERSION,
       ok: true,
@@ -270,6 +288,7 @@ export class SocketServer {
             },
           }
         : {}),
+      ...(sessions === undefined ? {} : { sessions }),
     };
     socket.end(`${JSON.stringify(reply)}\n`);
     if (hello.control === 'stop') {

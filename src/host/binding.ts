@@ -63,6 +63,11 @@ export class Workspace {
     return this.#states.get(pack as Pack<unknown>) as S;
   }
 
+  /** The pack's state when it is open already; never opens it (status must not load a corpus). */
+  opened<S>(pack: Pack<S>): S | undefined {
+    return this.#states.get(pack as Pack<unknown>) as S | undefined;
+  }
+
   close(): void {
     for (const [pack, state] of this.#states) pack.close?.(state);
     this.#states.clear();

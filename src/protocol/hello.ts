@@ -2,7 +2,7 @@
  * The socket hop's opening exchange. A client's first line is a hello; the
  * daemon answers one line; after that the socket carries newline-delimited
  * MCP exactly like stdio. A control hello asks one question (status, stop,
- * tasks, handoff) and the socket closes after the answer.
+ * tasks, sessions, handoff) and the socket closes after the answer.
  */
 
 import type { MoorError } from '../errors.js';
@@ -30,9 +30,11 @@ export interface SessionHello {
 
 export interface ControlHello {
   readonly moor: typeof HELLO_VERSION;
-  readonly control: 'status' | 'stop' | 'tasks' | 'handoff';
+  readonly control: 'status' | 'stop' | 'tasks' | 'sessions' | 'handoff';
   /** With control 'tasks' (`moor tasks …`). */
   readonly tasks?: TasksControlRequest;
+  /** With control 'sessions' (`moor sessions …`). */
+  readonly sessions?: SessionsControlRequest;
   /** With control 'handoff': the newer moor version that will take over. */
   readonly version?: string;
 }
@@ -51,6 +53,57 @@ export interface TasksControlReply {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
+/** `moor sessions list|show|drop`: sessions are named by a prefix of their key. */
+export interface SessionsControlRequest {
+  readonly action: 'list' | 'show' | 'drop';
+  /** With show and drop: a prefix matching exactly one session's key. */
+  readonly prefix?: string;
+}
+
+export interface SessionsControlReply {
+  /** list: every session; show and drop: the one named (as it was before a drop). */
+  readonly sessions?: readonly SessionSummary[];
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** A workspace binding of a session, as operators see it. */
+export interface SessionWorkspace {
+  readonly root: string;
+  readonly decisions: string | null;
+  /** From the last load of its room; null before the first. */
+  readonly decisionCount: number | null;
+  readonly problems: number | null;
+  /** Whether the session holds its room now. */
+  readonly loaded: boolean;
+}
+
+/** One session: never its whole key (a key is a credential over HTTP), only a prefix. */
+export interface SessionSummary {
+  /** The key's first 12 characters and "…" (fewer for a short key). */
+  readonly keyPrefix: string;
+  readonly active: SessionWorkspace | null;
+  /** Most recently used first. */
+  readonly parked: readonly SessionWorkspace[];
+  /** Connections attached now. */
+  readonly connections: number;
+  /** ISO 8601. */
+  readonly lastUsedAt: string;
+  /** False for a session only the store knows (not used since the daemon started). */
+  readonly inMemory: boolean;
+  readonly lastDrop: { readonly reason: string; readonly root: string; readonly at: string } | null;
+}
+
+/** A loaded room: one workspace's state, shared by the sessions holding it. */
+export interface RoomStatus {
+  readonly root: string;
+  readonly decisions: string | null;
+  /** Leases on it now (0: in its keep-alive). */
+  readonly holders: number;
+  /** Whether its decision corpus is loaded (false: not opened yet, or no decision folder). */
+  readonly loaded: boolean;
+  readonly decisionCount: number | null;
+}
+
 export type Hello = SessionHello | ControlHello;
 
 /** What `moor daemon status` shows; sent in the reply to a control hello 'status'. */
@@ -62,6 +115,9 @@ export interface DaemonStatus {
   readonly inFlight: number;
   readonly maxInFlight: number;
   readonly workspaces: ReadonlyArray<{ readonly root: string; readonly connections: number }>;
+  /** Sessions in memory, most recently used first (`moor sessions list` adds the stored ones). */
+  readonly sessions?: readonly SessionSummary[];
+  readonly rooms?: readonly RoomStatus[];
   /** Resident set, V8 heap reserved and in use, and memory outside the heap, in bytes. */
   readonly memory?: {
     readonly rss: number;
@@ -78,6 +134,7 @@ export type HelloReply =
       readonly incarnation: Incarnation;
       readonly status?: DaemonStatus;
       readonly tasks?: TasksControlReply;
+      readonly sessions?: SessionsControlReply;
     }
   | {
       readonly moor: typeof HELLO_VERSION;
@@ -92,6 +149,26 @@ export function helloError(refusal: MoorError): { readonly code: string; readonl
 
 /** Session keys are opaque to the daemon but bounded, so a key can be logged and indexed safely. */
 export const SESSION_KEY_PATTERN = /^[A-Za-z0-9._~-]{8,128}$/;
+
+function parseSessionsControl(value: unknown): ControlHello | { readonly error: string } {
+  const request = value as Record<string, unknown> | undefined;
+  if (
+    typeof request !== 'object' ||
+    request === null ||
+    !['list', 'show', 'drop'].includes(request.action as string)
+  )
+    return { error: 'sessions.action must be "list", "show" or "drop"' };
+  const { action, prefix } = request as { action: SessionsControlRequest['action']; prefix?: unknown };
+  if (prefix !== undefined && (typeof prefix !== 'string' || !/^[A-Za-z0-9._~-]{1,128}$/.test(prefix)))
+    return { error: 'sessions.prefix must be 1-128 characters of [A-Za-z0-9._~-]' };
+  if (action !== 'list' && prefix === undefined)
+    return { error: `sessions.prefix is required for ${action}` };
+  return {
+    moor: HELLO_VERSION,
+    control: 'sessions',
+    sessions: { action, ...(typeof prefix === 'string' ? { prefix } : {}) },
+  };
+}
 
 /** Parses a hello line; returns an error message for anything else. */
 export function parseHello(line: string): Hello | { readonly error: string } {
@@ -126,12 +203,13 @@ export function parseHello(line: string): Hello | { readonly error: string } {
         },
       };
     }
+    if (hello.control === 'sessions') return parseSessionsControl(hello.sessions);
     if (hello.control === 'handoff') {
       if (typeof hello.version !== 'string' || hello.version.length === 0 || hello.version.length > 64)
         return { error: 'handoff needs the version that takes over' };
       return { moor: HELLO_VERSION, control: 'handoff', version: hello.version };
     }
-    return { error: 'control must be "status", "stop", "tasks" or "handoff"' };
+    return { error: 'control must be "status", "stop", "tasks", "sessions" or "handoff"' };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };

@@ -150,6 +150,11 @@ export class Rooms<S extends RoomState> {
     }));
   }
 
+  /** The loaded rooms themselves (key, state, holders), in load order: for status. */
+  rooms(): Array<Room<S>> {
+    return [...this.#rooms.values()];
+  }
+
   get size(): number {
     return this.#rooms.size;
   }
