@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { MoorError } from '../errors.js';
 import type { Binding, Workspace } from '../host/binding.js';
+import type { EventRouter } from '../host/events/router.js';
 import type { Pack } from '../host/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import type {
@@ -56,6 +57,8 @@ export interface DaemonSessionsOptions {
   /** How long an HTTP session stays attached after its last request. */
   readonly httpHoldMs: number;
   readonly reapIntervalMs?: number | undefined;
+  /** Where a session's tool-list change reaches its listen streams (the daemon's event router). */
+  readonly events?: EventRouter | undefined;
   onError(error: unknown, what: string): void;
 }
 
@@ -86,6 +89,7 @@ export class DaemonSessions {
     this.manager.onActiveChanged(({ sessionKey, active, previous }) => {
       if (this.#writesOf(active) === this.#writesOf(previous)) return;
       for (const listener of this.#toolListeners.get(sessionKey) ?? []) listener();
+      options.events?.publishSession(sessionKey, { kind: 'tools_list_changed' });
     });
     this.reaper = new Reaper({
       sweeps: [(now) => options.rooms.reap(now), (now) => this.manager.reap(now)],

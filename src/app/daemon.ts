@@ -232,6 +232,7 @@ async function composeDaemon(
     maxParked: options.maxParked,
     retentionDays: options.sessionTtlDays,
     httpHoldMs: options.roomKeepAliveMs,
+    events,
     onError: (error, what) => logger.error({ err: error }, `sessions: ${what} failed`),
   });
   const catalogPacks = [
