@@ -199,6 +199,7 @@ export class DaemonSessions {
       },
       roomsChange: true,
       stateOf: noWorkspace,
+      ready,
       select: async (named) => {
         await ready();
         if (named === undefined && fallback !== undefined) {

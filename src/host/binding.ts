@@ -26,6 +26,12 @@ export interface Binding {
    * why there is none. Absent: this binding is the one workspace of every call.
    */
   select?(named: string | undefined): Promise<Binding>;
+  /**
+   * Present when the caller's session must begin before it is used (an HTTP
+   * session's first request, a session an operator dropped): what select()
+   * awaits first, and what session-level tools await before they run.
+   */
+  ready?(): Promise<void>;
   /** The other connected workspaces (parked ones), for resources/list; absent: none. */
   others?(): Promise<ReadonlyArray<{ readonly root: string; readonly binding: Binding }>>;
   /** Whether write tools are listed for the caller now (its active workspace allows writes); absent: yes. */

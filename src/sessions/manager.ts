@@ -328,16 +328,18 @@ export class SessionManager<H extends RoomHandle> {
     if (announce) this.#changes.announce(record.key, previous, record.active);
   }
 
-  /** The sessions in memory, for operators. */
+  /** The sessions in memory, for operators: those that have begun (a dropped one begins again on its next call). */
   snapshots(): SessionSnapshot[] {
-    return [...this.#sessions.entries()].map((entry) =>
-      snapshotOf(entry.record, {
-        held: (id) => entry.rooms.has(id),
-        attachments: entry.attachments,
-        lastUsedAt: entry.lastUsedAt,
-        inMemory: true,
-      }),
-    );
+    return [...this.#sessions.entries()]
+      .filter((entry) => entry.stored)
+      .map((entry) =>
+        snapshotOf(entry.record, {
+          held: (id) => entry.rooms.has(id),
+          attachments: entry.attachments,
+          lastUsedAt: entry.lastUsedAt,
+          inMemory: true,
+        }),
+      );
   }
 
   /** Every session, in memory or only in the store, most recently used first. */
