@@ -17,3 +17,4 @@ if (!only || only === 'http') await (await import('./http.mjs')).benchHttp();
 if (!only || only === 'tasks') await import('./tasks.mjs');
 if (!only || only === 'cli') await benchCli();
 if (!only || only === 'events') await (await import('./events.mjs')).benchEvents();
+if (!only || only === 'sessions') await (await import('./sessions.mjs')).benchSessions();
