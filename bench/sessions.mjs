@@ -165,7 +165,7 @@ export async function benchSessions() {
         ],
         [
           'to a cold 1k-decision corpus (room loads)',
-          COLD_CONNECTS,
+          String(COLD_CONNECTS),
           percentile(cold, 50),
           percentile(cold, 95),
           Math.max(...cold),
