@@ -18,3 +18,4 @@ if (!only || only === 'tasks') await (await import('./tasks.mjs')).benchTasks();
 if (!only || only === 'scale') await (await import('./scale.mjs')).benchScale();
 if (!only || only === 'cli') await benchCli();
 if (!only || only === 'events') await (await import('./events.mjs')).benchEvents();
+if (!only || only === 'sessions') await (await import('./sessions.mjs')).benchSessions();

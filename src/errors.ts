@@ -84,6 +84,8 @@ export const ERRORS = {
   WORKSPACE_NOT_CONNECTED: spec(InvalidParams, 404, EXIT_FAILURE, false, 'The named workspace is neither the session’s active nor one of its parked workspaces.'),
   WORKSPACE_UNAVAILABLE: spec(InvalidRequest, 410, EXIT_FAILURE, false, 'A workspace the session was bound to is gone (its folder no longer exists); the binding was dropped.'),
   CONNECT_SUPERSEDED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A newer connect or disconnect of the same session overtook this connect; it was not installed.'),
+  SESSION_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No session of the daemon has a key starting with that prefix.'),
+  SESSION_AMBIGUOUS: spec(InvalidParams, 409, EXIT_FAILURE, false, 'The key prefix matches more than one session; the message lists them.'),
   WRITES_NOT_ALLOWED: spec(InvalidRequest, 403, EXIT_FAILURE, false, 'The tool writes into the workspace, and the daemon allows no writes there.'),
 
   // Decisions pack

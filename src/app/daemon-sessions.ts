@@ -12,14 +12,17 @@ import path from 'node:path';
 import { MoorError } from '../errors.js';
 import type { ClusterBus } from '../events/bus.js';
 import type { Binding, Workspace } from '../host/binding.js';
+import type { EventRouter } from '../host/events/router.js';
 import type { Pack } from '../host/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
+import type { SessionSummary, SessionsControlReply, SessionsControlRequest } from '../protocol/hello.js';
 import type { WorkspaceBinding } from '../sessions/bindings.js';
 import { SessionManager } from '../sessions/manager.js';
 import { Reaper } from '../sessions/reaper.js';
 import { type Room, type RoomKey, type RoomLease, type Rooms, roomId } from '../sessions/rooms.js';
 import type { WorkspacePolicy } from '../sessions/workspace-path.js';
 import type { SessionStore } from '../store/session-store.js';
+import { sessionSummary, sessionsControl } from './session-views.js';
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
 export interface RoomContents {
@@ -52,6 +55,8 @@ export interface DaemonSessionsOptions {
   readonly reapIntervalMs?: number | undefined;
   /** Daemons sharing the store: a session saved here is announced, one saved there is re-read. */
   readonly bus?: ClusterBus | undefined;
+  /** Where a session's tool-list change reaches its listen streams (the daemon's event router). */
+  readonly events?: EventRouter | undefined;
   onError(error: unknown, what: string): void;
 }
 
@@ -97,6 +102,7 @@ export class DaemonSessions {
     this.manager.onActiveChanged(({ sessionKey, active, previous }) => {
       if (this.#writesOf(active) === this.#writesOf(previous)) return;
       for (const listener of this.#toolListeners.get(sessionKey) ?? []) listener();
+      options.events?.publishSession(sessionKey, { kind: 'tools_list_changed' });
     });
     this.reaper = new Reaper({
       sweeps: [(now) => options.rooms.reap(now), (now) => this.manager.reap(now)],
@@ -117,6 +123,19 @@ export class DaemonSessions {
     const state = this.roomBinding(room, undefined).stateOf(this.#options.decisionsPack) as DecisionsState;
     if (state.kind !== 'loaded') return { decisionCount: 0, problems: 0 };
     return { decisionCount: state.corpus.decisions.length, problems: state.corpus.problems.length };
+  }
+
+  /** The sessions in memory, most recently used first, for status (keys shown by prefix only). */
+  describeSessions(): SessionSummary[] {
+    return this.manager
+      .snapshots()
+      .sort((a, b) => b.lastUsedAt - a.lastUsedAt)
+      .map((s) => sessionSummary(s));
+  }
+
+  /** `moor sessions list|show|drop`. */
+  control(request: SessionsControlRequest): Promise<SessionsControlReply> {
+    return sessionsControl(this.manager, request);
   }
 
   /** The binding of one loaded room (one workspace), as every call ends up running in. */
@@ -143,7 +162,9 @@ export class DaemonSessions {
     await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
       // No usable active workspace: the first call answers why.
     });
-    return { binding: this.sessionBinding(sessionKey), close: () => attachment.release() };
+    // A session an operator dropped while this connection stayed attached starts again at `initial`.
+    const ready = () => this.manager.ensureStarted(sessionKey, initial);
+    return { binding: this.sessionBinding(sessionKey, undefined, ready), close: () => attachment.release() };
   }
 
   /**
@@ -233,7 +254,10 @@ export class DaemonSessions {
    * starts, when the store does not know it, with `initial` active.
    */
   httpBinding(sessionKey: string, initial: RoomKey, fallback?: Fallback): Binding {
-    return this.sessionBinding(sessionKey, fallback, () => this.#attachHttp(sessionKey, initial));
+    return this.sessionBinding(sessionKey, fallback, async () => {
+      await this.#attachHttp(sessionKey, initial);
+      await this.manager.ensureStarted(sessionKey, initial);
+    });
   }
 
   #attachHttp(sessionKey: string, initial: RoomKey): Promise<void> {

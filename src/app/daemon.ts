@@ -294,6 +294,7 @@ async function composeDaemon(
     httpHoldMs: options.roomKeepAliveMs,
     // Several daemons on one PostgreSQL: a session switched on one is re-read on the others.
     ...(stores.postgres !== undefined ? { bus } : {}),
+    events,
     onError: (error, what) => logger.error({ err: error }, `sessions: ${what} failed`),
   });
   const catalogPacks = [
@@ -378,6 +379,7 @@ async function composeDaemon(
   const roomViews = (): RoomView[] =>
     rooms.loaded().map((room) => ({
       root: room.key.root,
+      decisions: room.key.decisions ?? null,
       connections: room.connections,
       workspace: room.state.workspace,
       decisionsPack: (room.state.packs.get(catalogDecisions) ?? catalogDecisions) as Pack<DecisionsState>,
@@ -434,6 +436,7 @@ async function composeDaemon(
       version: IDENTITY.version,
       httpUrl: http?.url ?? null,
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
+      sessions: sessions.describeSessions(),
       rooms: roomViews().map(roomStatus),
       tasks: tasksStatus(taskList),
       observability: { metrics: metrics !== undefined, tracing: observability.tracer !== undefined },
@@ -514,6 +517,7 @@ async function composeDaemon(
       await stores.close();
     },
     tasks: (request) => tasksControl(tasks, request),
+    sessions: (request) => sessions.control(request),
   };
 
   const daemon = await startDaemon(config);

@@ -50,7 +50,7 @@ function workspaceHref(root: string): string {
 
 export function renderStatusPage(status: DaemonStatus, section: GraphSection): string {
   const sessions = status.sessions ?? [];
-  const rooms = status.rooms ?? status.workspaces.map((w) => ({ ...w, decisions: null, problems: null }));
+  const rooms = status.rooms ?? [];
   const tasks = status.tasks ?? { counts: {}, recent: [] };
   const taskTotal = Object.values(tasks.counts).reduce((a, b) => a + b, 0);
   const used = status.inFlight;
@@ -93,7 +93,7 @@ export function renderStatusPage(status: DaemonStatus, section: GraphSection): s
       : `<table id="sessions"><thead><tr><th>key</th><th>active workspace</th><th>parked</th><th class="num">connections</th></tr></thead><tbody>${sessions
           .map(
             (s) =>
-              `<tr><td><code>${esc(s.key)}</code></td><td>${s.active === null ? '<span class="muted">none</span>' : `<code>${esc(s.active)}</code>`}</td><td>${s.parked.length === 0 ? '<span class="muted">—</span>' : s.parked.map((p) => `<code>${esc(p)}</code>`).join('<br>')}</td><td class="num">${esc(s.connections)}</td></tr>`,
+              `<tr><td><code>${esc(s.keyPrefix)}</code></td><td>${s.active === null ? '<span class="muted">none</span>' : `<code>${esc(s.active.root)}</code>`}</td><td>${s.parked.length === 0 ? '<span class="muted">—</span>' : s.parked.map((p) => `<code>${esc(p.root)}</code>`).join('<br>')}</td><td class="num">${esc(s.connections)}</td></tr>`,
           )
           .join('')}</tbody></table>`
   }
@@ -104,10 +104,10 @@ export function renderStatusPage(status: DaemonStatus, section: GraphSection): s
   ${
     rooms.length === 0
       ? '<p class="empty">No workspace is loaded.</p>'
-      : `<table id="rooms"><thead><tr><th>workspace</th><th class="num">connections</th><th class="num">decisions</th><th class="num">problems</th></tr></thead><tbody>${rooms
+      : `<table id="rooms"><thead><tr><th>workspace</th><th class="num">holders</th><th class="num">decisions</th><th class="num">problems</th></tr></thead><tbody>${rooms
           .map(
             (r) =>
-              `<tr${r.root === section.workspace ? ' class="chosen"' : ''}><td><a href="${esc(workspaceHref(r.root))}"><code>${esc(r.root)}</code></a></td><td class="num">${esc(r.connections)}</td><td class="num">${r.decisions === null ? '<span class="muted">not loaded</span>' : esc(r.decisions)}</td><td class="num">${r.problems === null ? '<span class="muted">—</span>' : r.problems > 0 ? `<span class="bad">${esc(r.problems)}</span>` : '0'}</td></tr>`,
+              `<tr${r.root === section.workspace ? ' class="chosen"' : ''}><td><a href="${esc(workspaceHref(r.root))}"><code>${esc(r.root)}</code></a></td><td class="num">${esc(r.holders)}</td><td class="num">${r.decisionCount === null ? '<span class="muted">not loaded</span>' : esc(r.decisionCount)}</td><td class="num">${r.problems === null ? '<span class="muted">—</span>' : r.problems > 0 ? `<span class="bad">${esc(r.problems)}</span>` : '0'}</td></tr>`,
           )
           .join('')}</tbody></table>`
   }

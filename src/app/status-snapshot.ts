@@ -17,6 +17,8 @@ export const RECENT_TASKS = 20;
 /** A loaded room as the snapshot sees it. */
 export interface RoomView {
   readonly root: string;
+  /** The room's own decisions folder, when it has one. */
+  readonly decisions: string | null;
   readonly connections: number;
   readonly workspace: Workspace;
   /** The decisions pack serving this room (its own instance when the room has its own --decisions). */
@@ -25,19 +27,19 @@ export interface RoomView {
 
 /** The room's corpus when it is loaded already (a status view never loads one). */
 export function loadedCorpus(room: RoomView): Corpus | undefined {
-  const state = room.workspace.openedStateOf(room.decisionsPack);
+  const state = room.workspace.opened(room.decisionsPack);
   return state?.kind === 'loaded' ? state.corpus : undefined;
 }
 
 export function roomStatus(room: RoomView): RoomStatus {
   const corpus = loadedCorpus(room);
-  if (corpus === undefined)
-    return { root: room.root, connections: room.connections, decisions: null, problems: null };
+  const base = { root: room.root, decisions: room.decisions, holders: room.connections };
+  if (corpus === undefined) return { ...base, loaded: false, decisionCount: null, problems: null };
   const brokenEdges = [...corpus.edges, ...corpus.amendments].filter((e) => e.state !== 'resolved').length;
   return {
-    root: room.root,
-    connections: room.connections,
-    decisions: corpus.decisions.length,
+    ...base,
+    loaded: true,
+    decisionCount: corpus.decisions.length,
     problems: corpus.problems.length + brokenEdges,
   };
 }

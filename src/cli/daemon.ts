@@ -20,6 +20,7 @@ import { statePaths } from '../protocol/state-dir.js';
 import { connectHelp } from './connect-help.js';
 import { addDaemonRunOptions, wholeNumberOption } from './daemon-options.js';
 import { complain, fail, say } from './output.js';
+import { printSession } from './sessions.js';
 
 const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 
@@ -127,8 +128,21 @@ export async function statusCommand(json: boolean): Promise<void> {
       `  memory:        ${(status.memory.rss / 2 ** 20).toFixed(0)} MiB resident, ${(status.memory.heapUsed / 2 ** 20).toFixed(0)} MiB heap in use`,
     );
   }
-  say(`  workspaces:    ${status.workspaces.length === 0 ? 'none loaded' : ''}`);
-  for (const w of status.workspaces) say(`    ${w.root} (${w.connections} connections)`);
+  if (status.rooms === undefined) {
+    say(`  workspaces:    ${status.workspaces.length === 0 ? 'none loaded' : ''}`);
+    for (const w of status.workspaces) say(`    ${w.root} (${w.connections} connections)`);
+  } else {
+    say(`  rooms:         ${status.rooms.length === 0 ? 'none loaded' : ''}`);
+    for (const r of status.rooms) {
+      const decisions = r.decisions === null ? '' : ` (decisions in ${r.decisions})`;
+      const corpus = r.loaded ? `${r.decisionCount ?? 0} decisions` : 'not loaded';
+      say(`    ${r.root}${decisions}: ${r.holders} holders, ${corpus}`);
+    }
+  }
+  if (status.sessions !== undefined) {
+    say(`  sessions:      ${status.sessions.length === 0 ? 'none in memory' : ''}`);
+    for (const s of status.sessions) printSession(s, '    ');
+  }
 }
 
 /** `moor daemon metrics`: the Prometheus text the daemon serves at /metrics, over its socket. */
@@ -191,7 +205,7 @@ export function registerDaemon(program: Command): void {
 
   daemon
     .command('status')
-    .description('incarnation, uptime, socket, HTTP URL, clients, in-flight requests, loaded workspaces')
+    .description('incarnation, uptime, socket, HTTP URL, clients, in-flight requests, rooms, sessions')
     .option('--json', 'print JSON')
     .action((flags: { json?: boolean }) => statusCommand(flags.json === true));
 

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
   const { registerStdio } = await import('./stdio.js');
   const { registerDaemon } = await import('./daemon.js');
   const { registerTasks } = await import('./tasks.js');
+  const { registerSessions } = await import('./sessions.js');
 
   const program = new Command('moor')
     .version(IDENTITY.version, '-v, --version')
@@ -63,13 +64,15 @@ Examples:
   moor decisions show 7                    decision 7 in full
   moor decisions context src/db/pool.ts    decisions governing a file
   moor decisions check                     corpus problems; exit 1 when there are any
-  moor tasks list                          the daemon's durable tasks`,
+  moor tasks list                          the daemon's durable tasks
+  moor sessions list                       the daemon's sessions and their workspaces`,
     );
 
   registerStdio(program);
   registerDaemon(program);
   registerDecisions(program);
   registerTasks(program);
+  registerSessions(program);
 
   await program.parseAsync(process.argv);
 }

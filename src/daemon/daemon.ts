@@ -19,6 +19,8 @@ import type {
   DaemonStatus,
   Incarnation,
   SessionHello,
+  SessionsControlReply,
+  SessionsControlRequest,
   TasksControlReply,
   TasksControlRequest,
 } from '../protocol/hello.js';
@@ -51,6 +53,8 @@ export interface DaemonConfig {
   onStopping?(): Promise<void> | void;
   /** Answers `moor tasks …` control hellos. */
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
+  /** Answers `moor sessions …` control hellos. */
+  sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
   /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
   beforeListen?(daemon: {
     readonly incarnation: Incarnation;
@@ -112,6 +116,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     ...(config.tasks ? { tasks: config.tasks } : {}),
     ...(config.observer ? { observer: config.observer } : {}),
     ...(config.metrics ? { metrics: config.metrics } : {}),
+    ...(config.sessions ? { sessions: config.sessions } : {}),
   });
 
   const shutdown = (reason: string): Promise<void> => {

@@ -21,8 +21,8 @@ import {
   type Incarnation,
   parseHello,
   type SessionHello,
-  type SessionStatus,
-  sessionKeyPrefix,
+  type SessionsControlReply,
+  type SessionsControlRequest,
   type TasksControlReply,
   type TasksControlRequest,
 } from '../protocol/hello.js';
@@ -71,6 +71,8 @@ export interface SocketServerOptions {
   onRequestFinished?(): void;
   /** Answers a control hello 'tasks' (`moor tasks …`). */
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
+  /** Answers a control hello 'sessions' (`moor sessions …`). */
+  sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
 }
 
 /** What the composition adds to the socket's own status fields. */
@@ -146,7 +148,7 @@ export class SocketServer {
       inFlight: this.#options.gate.inFlight,
       maxInFlight: this.#options.gate.limit,
       workspaces: described.workspaces,
-      sessions: described.sessions ?? this.#connectedSessions(),
+      ...(described.sessions !== undefined ? { sessions: described.sessions } : {}),
       ...(described.rooms !== undefined ? { rooms: described.rooms } : {}),
       ...(described.tasks !== undefined ? { tasks: described.tasks } : {}),
       ...(described.observability !== undefined ? { observability: described.observability } : {}),
@@ -154,22 +156,6 @@ export class SocketServer {
         process.memoryUsage(),
       ),
     };
-  }
-
-  /** The sessions connected now, one per key, with the workspace each hello named. */
-  #connectedSessions(): SessionStatus[] {
-    const byKey = new Map<string, { active: string | null; connections: number }>();
-    for (const connection of this.#connections) {
-      const known = byKey.get(connection.sessionKey);
-      if (known !== undefined) known.connections += 1;
-      else byKey.set(connection.sessionKey, { active: connection.workspace ?? null, connections: 1 });
-    }
-    return [...byKey].map(([key, { active, connections }]) => ({
-      key: sessionKeyPrefix(key),
-      active,
-      parked: [],
-      connections,
-    }));
   }
 
   #accept(socket: net.Socket): void {
@@ -214,8 +200,11 @@ export class SocketServer {
     }
     if ('control' in hello) {
       this.#onControl(socket, hello).catch((error: unknown) => {
-        this.#options.log.warn({ err: error }, 'control request failed');
-        socket.destroy();
+        this.#options.log.error({ err: error }, `the ${hello.control} control hello failed`);
+        this.#replyAndClose(
+          socket,
+          new MoorError('INTERNAL', 'the daemon could not answer; its log has the details'),
+        );
       });
       return;
     }
@@ -312,12 +301,19 @@ export class SocketServer {
             error: helloError(new MoorError('TASKS_UNAVAILABLE', 'this daemon serves no tasks')),
           })
         : undefined;
+    const sessions =
+      hello.control === 'sessions' && hello.sessions !== undefined
+        ? ((await this.#options.sessions?.(hello.sessions)) ?? {
+            error: helloError(new MoorError('SESSION_NOT_FOUND', 'this daemon keeps no sessions')),
+          })
+        : undefined;
     const reply: HelloReply = {
       moor: HELLO_VERSION,
       ok: true,
       incarnation: this.#options.incarnation,
       ...(hello.control === 'status' ? { status: this.status() } : {}),
       ...(tasks !== undefined ? { tasks } : {}),
+      ...(sessions === undefined ? {} : { sessions }),
     };
     socket.end(`${JSON.stringify(reply)}\n`);
     if (hello.control === 'stop') {

@@ -17,8 +17,6 @@ export interface Binding {
   readonly rooms?: readonly string[];
   /** True when `rooms` changes while the binding lives (a session's): listeners ask it at each event. */
   readonly roomsChange?: boolean;
-  /** Settles what a call acting on the session itself needs first (an HTTP session's attach). */
-  ready?(): Promise<void>;
   /** The pack's state for this workspace, opened on first use. */
   stateOf<S>(pack: Pack<S>): S;
   /**
@@ -28,6 +26,12 @@ export interface Binding {
    * why there is none. Absent: this binding is the one workspace of every call.
    */
   select?(named: string | undefined): Promise<Binding>;
+  /**
+   * Present when the caller's session must begin before it is used (an HTTP
+   * session's first request, a session an operator dropped): what select()
+   * awaits first, and what session-level tools await before they run.
+   */
+  ready?(): Promise<void>;
   /** The other connected workspaces (parked ones), for resources/list; absent: none. */
   others?(): Promise<ReadonlyArray<{ readonly root: string; readonly binding: Binding }>>;
   /** Whether write tools are listed for the caller now (its active workspace allows writes); absent: yes. */
@@ -65,8 +69,8 @@ export class Workspace {
     return this.#states.get(pack as Pack<unknown>) as S;
   }
 
-  /** The pack's state when it was opened already, else undefined (never opens it: for status views). */
-  openedStateOf<S>(pack: Pack<S>): S | undefined {
+  /** The pack's state when it is open already; never opens it (status must not load a corpus). */
+  opened<S>(pack: Pack<S>): S | undefined {
     return this.#states.get(pack as Pack<unknown>) as S | undefined;
   }
 

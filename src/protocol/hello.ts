@@ -2,7 +2,7 @@
  * The socket hop's opening exchange. A client's first line is a hello; the
  * daemon answers one line; after that the socket carries newline-delimited
  * MCP exactly like stdio. A control hello asks one question (status, stop,
- * tasks, handoff) and the socket closes after the answer.
+ * tasks, sessions, handoff) and the socket closes after the answer.
  */
 
 import type { MoorError } from '../errors.js';
@@ -30,9 +30,11 @@ export interface SessionHello {
 
 export interface ControlHello {
   readonly moor: typeof HELLO_VERSION;
-  readonly control: 'status' | 'stop' | 'tasks' | 'handoff' | 'metrics';
+  readonly control: 'status' | 'stop' | 'tasks' | 'sessions' | 'handoff' | 'metrics';
   /** With control 'tasks' (`moor tasks …`). */
   readonly tasks?: TasksControlRequest;
+  /** With control 'sessions' (`moor sessions …`). */
+  readonly sessions?: SessionsControlRequest;
   /** With control 'handoff': the newer moor version that will take over. */
   readonly version?: string;
 }
@@ -51,6 +53,61 @@ export interface TasksControlReply {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
+/** `moor sessions list|show|drop`: sessions are named by a prefix of their key. */
+export interface SessionsControlRequest {
+  readonly action: 'list' | 'show' | 'drop';
+  /** With show and drop: a prefix matching exactly one session's key. */
+  readonly prefix?: string;
+}
+
+export interface SessionsControlReply {
+  /** list: every session; show and drop: the one named (as it was before a drop). */
+  readonly sessions?: readonly SessionSummary[];
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** A workspace binding of a session, as operators see it. */
+export interface SessionWorkspace {
+  readonly root: string;
+  readonly decisions: string | null;
+  /** From the last load of its room; null before the first. */
+  readonly decisionCount: number | null;
+  readonly problems: number | null;
+  /** Whether the session holds its room now. */
+  readonly loaded: boolean;
+}
+
+/** One session: never its whole key (a key is a credential over HTTP), only a prefix. */
+export interface SessionSummary {
+  /** The key's first 12 characters and "…" (fewer for a short key). */
+  readonly keyPrefix: string;
+  readonly active: SessionWorkspace | null;
+  /** Most recently used first. */
+  readonly parked: readonly SessionWorkspace[];
+  /** Connections attached now. */
+  readonly connections: number;
+  /** ISO 8601. */
+  readonly lastUsedAt: string;
+  /** False for a session only the store knows (not used since the daemon started). */
+  readonly inMemory: boolean;
+  readonly lastDrop: { readonly reason: string; readonly root: string; readonly at: string } | null;
+}
+
+/** A loaded room: one workspace's state, shared by the sessions holding it. */
+export interface RoomStatus {
+  readonly root: string;
+  /** The room's own decisions folder, when it has one (else the workspace's default). */
+  readonly decisions: string | null;
+  /** Leases on it now (0: in its keep-alive). */
+  readonly holders: number;
+  /** Whether its decision corpus is loaded (false: not opened yet, or no decision folder). */
+  readonly loaded: boolean;
+  /** Decisions in its corpus, or null when it is not loaded. */
+  readonly decisionCount: number | null;
+  /** File-level problems plus relation edges that do not resolve; null when not loaded. */
+  readonly problems: number | null;
+}
+
 export type Hello = SessionHello | ControlHello;
 
 /** What `moor daemon status` shows; sent in the reply to a control hello 'status'. */
@@ -65,10 +122,10 @@ export interface DaemonStatus {
   /** The daemon's version and incarnation (who answers). */
   readonly version?: string;
   readonly incarnation?: Incarnation;
-  /** Sessions, by key prefix (never the whole key: it authorises task access). */
-  readonly sessions?: ReadonlyArray<SessionStatus>;
-  /** Loaded rooms with what their corpus holds. */
-  readonly rooms?: ReadonlyArray<RoomStatus>;
+  /** Sessions in memory, most recently used first (`moor sessions list` adds the stored ones); key prefixes only. */
+  readonly sessions?: readonly SessionSummary[];
+  /** Rooms (loaded workspaces) with what their corpus holds. */
+  readonly rooms?: readonly RoomStatus[];
   /** Durable tasks: counts by status and the most recently updated ones. */
   readonly tasks?: TasksStatus;
   /** Which observability features are on. */
@@ -80,25 +137,6 @@ export interface DaemonStatus {
     readonly heapUsed: number;
     readonly external: number;
   };
-}
-
-export interface SessionStatus {
-  /** The first characters of the session key. */
-  readonly key: string;
-  /** The workspace the session works in, or null when none is bound. */
-  readonly active: string | null;
-  /** Workspaces the session bound before and keeps loaded. */
-  readonly parked: readonly string[];
-  readonly connections: number;
-}
-
-export interface RoomStatus {
-  readonly root: string;
-  readonly connections: number;
-  /** Decisions in its corpus, or null when it has none (or it is not loaded yet). */
-  readonly decisions: number | null;
-  /** File-level problems plus relation edges that do not resolve. */
-  readonly problems: number | null;
 }
 
 export interface TasksStatus {
@@ -133,6 +171,7 @@ export type HelloReply =
       readonly metrics?:
         | { readonly text: string }
         | { readonly error: { readonly code: string; readonly message: string } };
+      readonly sessions?: SessionsControlReply;
     }
   | {
       readonly moor: typeof HELLO_VERSION;
@@ -147,6 +186,26 @@ export function helloError(refusal: MoorError): { readonly code: string; readonl
 
 /** Session keys are opaque to the daemon but bounded, so a key can be logged and indexed safely. */
 export const SESSION_KEY_PATTERN = /^[A-Za-z0-9._~-]{8,128}$/;
+
+function parseSessionsControl(value: unknown): ControlHello | { readonly error: string } {
+  const request = value as Record<string, unknown> | undefined;
+  if (
+    typeof request !== 'object' ||
+    request === null ||
+    !['list', 'show', 'drop'].includes(request.action as string)
+  )
+    return { error: 'sessions.action must be "list", "show" or "drop"' };
+  const { action, prefix } = request as { action: SessionsControlRequest['action']; prefix?: unknown };
+  if (prefix !== undefined && (typeof prefix !== 'string' || !/^[A-Za-z0-9._~-]{1,128}$/.test(prefix)))
+    return { error: 'sessions.prefix must be 1-128 characters of [A-Za-z0-9._~-]' };
+  if (action !== 'list' && prefix === undefined)
+    return { error: `sessions.prefix is required for ${action}` };
+  return {
+    moor: HELLO_VERSION,
+    control: 'sessions',
+    sessions: { action, ...(typeof prefix === 'string' ? { prefix } : {}) },
+  };
+}
 
 /** Parses a hello line; returns an error message for anything else. */
 export function parseHello(line: string): Hello | { readonly error: string } {
@@ -181,12 +240,13 @@ export function parseHello(line: string): Hello | { readonly error: string } {
         },
       };
     }
+    if (hello.control === 'sessions') return parseSessionsControl(hello.sessions);
     if (hello.control === 'handoff') {
       if (typeof hello.version !== 'string' || hello.version.length === 0 || hello.version.length > 64)
         return { error: 'handoff needs the version that takes over' };
       return { moor: HELLO_VERSION, control: 'handoff', version: hello.version };
     }
-    return { error: 'control must be "status", "stop", "tasks", "handoff" or "metrics"' };
+    return { error: 'control must be "status", "stop", "tasks", "sessions", "handoff" or "metrics"' };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };

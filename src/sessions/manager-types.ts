@@ -67,3 +67,22 @@ export interface Disconnected {
   readonly disconnected: WorkspaceBinding;
   readonly active: WorkspaceBinding | null;
 }
+
+/** A binding as an operator sees it: whether the session holds its room now. */
+export interface HeldBinding extends WorkspaceBinding {
+  readonly loaded: boolean;
+}
+
+/** One session for operators (`moor sessions`, status): its bindings and who is attached. */
+export interface SessionSnapshot {
+  readonly key: string;
+  readonly active: HeldBinding | null;
+  /** Most recently used first. */
+  readonly parked: readonly HeldBinding[];
+  readonly lastDrop: SessionDrop | null;
+  /** Connections attached now (a socket connection each; an HTTP session counts once while it is held). */
+  readonly attachments: number;
+  readonly lastUsedAt: number;
+  /** False for a session only the store knows (e.g. after a restart, before it connected again). */
+  readonly inMemory: boolean;
+}

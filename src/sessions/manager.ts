@@ -18,6 +18,7 @@
 import {
   DAY_MS,
   DEFAULT_SESSION_RETENTION_DAYS,
+  emptySessionRecord,
   type SessionRecord,
   type StoredBinding,
 } from '../store/session-store.js';
@@ -42,9 +43,11 @@ import type {
   Disconnected,
   ResolvedWorkspace,
   SessionManagerOptions,
+  SessionSnapshot,
   WorkspaceList,
 } from './manager-types.js';
 import { type RoomKey, roomId } from './rooms.js';
+import { deleteStored, snapshotOf } from './session-admin.js';
 import { type RoomHandle, type SessionEntry, SessionTable } from './session-entry.js';
 import {
   connectSuperseded,
@@ -103,14 +106,27 @@ export class SessionManager<H extends RoomHandle> {
    */
   async attach(sessionKey: string, initial?: RoomKey): Promise<{ release(): void }> {
     const entry = await this.#sessions.open(sessionKey);
-    if (initial !== undefined && !entry.stored) {
-      await entry.lock.run(async () => {
-        if (entry.stored) return;
-        // The session's first binding is no change to announce: the connection is new.
-        await this.#commit(entry, initialRecord(entry.record, initial, this.#now()), [], false);
-      });
-    }
+    // The session's first binding is no change to announce: the connection is new.
+    if (initial !== undefined) await this.#start(entry, initial, false);
     return this.#sessions.attach(entry);
+  }
+
+  /**
+   * Before a call of an attached connection: a session an operator dropped
+   * meanwhile starts again like a new one, with `initial` active. A session
+   * that is stored (also one with nothing active) is left as it is.
+   */
+  async ensureStarted(sessionKey: string, initial: RoomKey): Promise<void> {
+    const entry = await this.#sessions.open(sessionKey);
+    if (!entry.stored) await this.#start(entry, initial, true);
+  }
+
+  async #start(entry: SessionEntry<H>, initial: RoomKey, announce: boolean): Promise<void> {
+    if (entry.stored) return;
+    await entry.lock.run(async () => {
+      if (entry.stored) return;
+      await this.#commit(entry, initialRecord(entry.record, initial, this.#now()), [], announce);
+    });
   }
 
   async connect(sessionKey: string, request: ConnectRequest): Promise<WorkspaceBinding> {
@@ -335,6 +351,69 @@ export class SessionManager<H extends RoomHandle> {
       for (const id of [...entry.rooms.keys()]) if (!kept.has(id)) entry.releaseRoom(id);
       this.#changes.announce(sessionKey, previous, stored.active);
     });
+  }
+
+  /** The sessions in memory, for operators: those that have begun (a dropped one begins again on its next call). */
+  snapshots(): SessionSnapshot[] {
+    return [...this.#sessions.entries()]
+      .filter((entry) => entry.stored)
+      .map((entry) =>
+        snapshotOf(entry.record, {
+          held: (id) => entry.rooms.has(id),
+          attachments: entry.attachments,
+          lastUsedAt: entry.lastUsedAt,
+          inMemory: true,
+        }),
+      );
+  }
+
+  /** Every session, in memory or only in the store, most recently used first. */
+  async allSnapshots(): Promise<SessionSnapshot[]> {
+    const inMemory = this.snapshots();
+    const known = new Set(inMemory.map((s) => s.key));
+    const storedOnly: SessionSnapshot[] = [];
+    for (const summary of await this.#options.store.list()) {
+      if (known.has(summary.key)) continue;
+      const record = await this.#options.store.load(summary.key);
+      if (record === undefined) continue;
+      storedOnly.push(
+        snapshotOf(record, {
+          held: () => false,
+          attachments: 0,
+          lastUsedAt: record.lastUsedAt,
+          inMemory: false,
+        }),
+      );
+    }
+    return [...inMemory, ...storedOnly].sort(
+      (a, b) => b.lastUsedAt - a.lastUsedAt || (a.key < b.key ? -1 : 1),
+    );
+  }
+
+  /**
+   * Forgets a session (an operator's drop): its record leaves the store, its
+   * rooms are released, a connect still loading is superseded. A connection
+   * still attached keeps its key; its next call starts the session again
+   * (ensureStarted). Returns false when neither memory nor store knew it.
+   */
+  async drop(sessionKey: string): Promise<boolean> {
+    const entry = this.#sessions.loaded(sessionKey);
+    if (entry === undefined) {
+      if ((await this.#options.store.load(sessionKey)) === undefined) return false;
+      await deleteStored(this.#options.store, sessionKey);
+      return true;
+    }
+    entry.intent += 1;
+    await entry.lock.run(async () => {
+      const previous = entry.record.active;
+      await deleteStored(this.#options.store, sessionKey);
+      entry.record = emptySessionRecord(sessionKey, this.#now());
+      entry.stored = false;
+      entry.releaseRooms();
+      this.#changes.announce(sessionKey, previous, null);
+      if (entry.attachments === 0) this.#sessions.forget(sessionKey);
+    });
+    return true;
   }
 
   /** Releases every room the sessions hold (shutdown). */

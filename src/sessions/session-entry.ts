@@ -149,6 +149,16 @@ export class SessionTable<H extends RoomHandle> {
     return this.#entries.size;
   }
 
+  /** The sessions in memory, in the order they were opened. */
+  entries(): IterableIterator<SessionEntry<H>> {
+    return this.#entries.values();
+  }
+
+  /** Takes the session out of memory (an operator's drop; its record is already gone). */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
   releaseAll(): void {
     for (const entry of this.#entries.values()) entry.releaseRooms();
   }

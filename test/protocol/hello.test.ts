@@ -22,7 +22,47 @@ describe('parseHello: control handoff', () => {
 
   it('names handoff among the controls it knows', () => {
     expect(parseHello(JSON.stringify({ moor: HELLO_VERSION, control: 'reboot' }))).toEqual({
-      error: 'control must be "status", "stop", "tasks", "handoff" or "metrics"',
+      error: 'control must be "status", "stop", "tasks", "sessions", "handoff" or "metrics"',
     });
+  });
+});
+
+describe('parseHello: control sessions', () => {
+  const hello = (sessions: unknown) => JSON.stringify({ moor: HELLO_VERSION, control: 'sessions', sessions });
+
+  it('takes list without a prefix, and show and drop with one', () => {
+    expect(parseHello(hello({ action: 'list' }))).toEqual({
+      moor: HELLO_VERSION,
+      control: 'sessions',
+      sessions: { action: 'list' },
+    });
+    for (const action of ['show', 'drop']) {
+      expect(parseHello(hello({ action, prefix: 'moor-ab12' }))).toEqual({
+        moor: HELLO_VERSION,
+        control: 'sessions',
+        sessions: { action, prefix: 'moor-ab12' },
+      });
+    }
+  });
+
+  it('refuses an unknown or missing action', () => {
+    for (const sessions of [undefined, null, [], { action: 'purge' }, { prefix: 'moor-' }]) {
+      expect(parseHello(hello(sessions))).toEqual({
+        error: 'sessions.action must be "list", "show" or "drop"',
+      });
+    }
+  });
+
+  it('requires a prefix for show and drop', () => {
+    expect(parseHello(hello({ action: 'show' }))).toEqual({ error: 'sessions.prefix is required for show' });
+    expect(parseHello(hello({ action: 'drop' }))).toEqual({ error: 'sessions.prefix is required for drop' });
+  });
+
+  it('refuses a prefix that is not a piece of a session key', () => {
+    for (const prefix of ['', 7, 'moor-…', 'a b', 'x'.repeat(129)]) {
+      expect(parseHello(hello({ action: 'drop', prefix }))).toEqual({
+        error: 'sessions.prefix must be 1-128 characters of [A-Za-z0-9._~-]',
+      });
+    }
   });
 });

@@ -188,6 +188,10 @@ export class ListenStream {
     if (this.#tasks.size > 0 && audience.ownerKey !== undefined) {
       this.#stops.push(router.subscribeTasks(audience.ownerKey, (event) => this.#onTask(event)));
     }
+    // A session's tool list changes with its active workspace: only its own streams hear that.
+    if (this.#honoured.toolsListChanged === true && audience.ownerKey !== undefined) {
+      this.#stops.push(router.subscribeSession(audience.ownerKey, (event) => this.#onEvent(event)));
+    }
   }
 
   /** Ends the stream; `graceful` sends the listen request's result first. */

@@ -7,7 +7,8 @@
  * each of them through the same listener.
  *
  * Task status changes are routed by owner instead: a task belongs to a
- * session key, and only that session's streams hear about it.
+ * session key, and only that session's streams hear about it. So are a
+ * session's own list changes (its tool list follows its active workspace).
  */
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import type { ListKind, RoomAnnouncer } from '../pack.js';
@@ -22,10 +23,13 @@ export interface TaskStatusEvent {
 
 export type TaskListener = (event: TaskStatusEvent) => void;
 
+export type SessionListener = (event: ServerEvent) => void;
+
 export class EventRouter {
   readonly #rooms = new Map<string, Set<RoomListener>>();
   readonly #everyRoom = new Set<RoomListener>();
   readonly #owners = new Map<string, Set<TaskListener>>();
+  readonly #sessions = new Map<string, Set<SessionListener>>();
   readonly #onError: ((error: unknown) => void) | undefined;
 
   constructor(onError?: (error: unknown) => void) {
@@ -78,6 +82,21 @@ export class EventRouter {
 
   publishTask(ownerKey: string, event: TaskStatusEvent): void {
     for (const listener of [...(this.#owners.get(ownerKey) ?? [])]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#onError?.(error);
+      }
+    }
+  }
+
+  /** Hears the events of one session alone (e.g. its tool list changed after a switch). */
+  subscribeSession(sessionKey: string, listener: SessionListener): () => void {
+    return this.#add(this.#sessions, [sessionKey], listener);
+  }
+
+  publishSession(sessionKey: string, event: ServerEvent): void {
+    for (const listener of [...(this.#sessions.get(sessionKey) ?? [])]) {
       try {
         listener(event);
       } catch (error) {

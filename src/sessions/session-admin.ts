@@ -1,0 +1,46 @@
+/**
+ * What operators see of sessions and how they remove one: a session's
+ * snapshot (its bindings, which rooms it holds, who is attached) and the
+ * deletion of its stored record.
+ */
+import {
+  emptySessionRecord,
+  type SessionRecord,
+  type SessionStore,
+  type StoredBinding,
+} from '../store/session-store.js';
+import { bindingId, toWorkspaceBinding } from './bindings.js';
+import type { SessionSnapshot } from './manager-types.js';
+
+/** Far below any real clock: a record saved with it is the only one a sweep just above it takes. */
+const TOMBSTONE_USED_AT = Number.MIN_SAFE_INTEGER;
+
+/**
+ * Deletes one session from the store through the operations every store
+ * has: the record is marked unused since the dawn of time, then swept.
+ */
+export async function deleteStored(store: SessionStore, key: string): Promise<void> {
+  await store.save({ ...emptySessionRecord(key, TOMBSTONE_USED_AT), lastUsedAt: TOMBSTONE_USED_AT });
+  await store.sweep(TOMBSTONE_USED_AT + 1);
+}
+
+export function snapshotOf(
+  record: SessionRecord,
+  live: {
+    held(id: string): boolean;
+    readonly attachments: number;
+    readonly lastUsedAt: number;
+    readonly inMemory: boolean;
+  },
+): SessionSnapshot {
+  const view = (b: StoredBinding) => ({ ...toWorkspaceBinding(b), loaded: live.held(bindingId(b)) });
+  return {
+    key: record.key,
+    active: record.active && view(record.active),
+    parked: record.parked.map(view),
+    lastDrop: record.lastDrop,
+    attachments: live.attachments,
+    lastUsedAt: live.lastUsedAt,
+    inMemory: live.inMemory,
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * Sessions over Streamable HTTP with the official SDK client, on both eras:
+ * a session is its Moor-Session header (the bearer token beside it); it
+ * connects (the previous workspace parks), queries a parked one by the
+ * `workspace` argument, loses the least recently used past `--max-parked 1`,
+ * disconnects, with the exact error after each drop; Moor-Workspace names a
+ * connected workspace for one client's requests; without the header the
+ * in-band `_meta["moor.dev/session"]` names the session, and the header wins
+ * when both are sent. Then the operators' view: `moor daemon status` and
+ * `moor sessions list|show|drop` over the same daemon.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { makeState, runCli } from '../daemon/harness.js';
+import { E2E_WORKSPACE } from '../helpers/paths.js';
+import {
+  authHeaders,
+  type Daemon,
+  killAll,
+  removeStateDirs,
+  startDaemon,
+  tempState,
+} from '../tasks/daemon-helpers.js';
+
+type Mode = 'legacy' | 'modern';
+const copies: string[] = [];
+const clients: Client[] = [];
+let state: string;
+let daemon: Daemon;
+let a: string;
+let b: string;
+let c: string;
+
+/** A copy of the e2e repository; `without` drops decisions so the workspaces can be told apart. */
+function workspaceCopy(...without: string[]): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'moor-session-http-')));
+  copies.push(dir);
+  fs.cpSync(E2E_WORKSPACE, dir, { recursive: true });
+  for (const file of without) fs.rmSync(path.join(dir, 'docs/decisions', file));
+  return dir;
+}
+
+beforeAll(async () => {
+  a = workspaceCopy();
+  b = workspaceCopy('0003-use-sqlite-for-storage.md');
+  c = workspaceCopy();
+  state = tempState('moor-sessions-http-');
+  daemon = await startDaemon(state, ['-w', a, '--max-parked', '1']);
+}, 20_000);
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+});
+
+afterAll(async () => {
+  await killAll();
+  removeStateDirs();
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function connect(mode: Mode, headers: Record<string, string>): Promise<Client> {
+  const client = new Client(
+    { name: 'moor-sessions-http-e2e', version: '1.0.0' },
+    { versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(daemon.url), {
+      requestInit: { headers: { ...authHeaders(daemon.url), ...headers } },
+    }),
+  );
+  expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'modern' ? '2026-07-28' : '2025-11-25');
+  clients.push(client);
+  return client;
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+
+function text(result: Result): string {
+  const [first] = result.content as Array<{ type: string; text: string }>;
+  return first?.text ?? '';
+}
+
+async function workspaces(client: Client, meta?: Record<string, unknown>) {
+  const result = await client.callTool({
+    name: 'list_workspaces',
+    arguments: {},
+    ...(meta ? { _meta: meta } : {}),
+  });
+  expect(result.isError, text(result)).toBeFalsy();
+  const list = result.structuredContent as {
+    active: { root: string } | null;
+    parked: Array<{ root: string }>;
+  };
+  return { active: list.active?.root ?? null, parked: list.parked.map((p) => p.root) };
+}
+
+/** get_decision 3 succeeds in a and c and fails in b (b has no decision 3). */
+async function hasDecision3(client: Client, workspace?: string): Promise<boolean> {
+  const result = await client.callTool({
+    name: 'get_decision',
+    arguments: { ref: '3', ...(workspace === undefined ? {} : { workspace }) },
+  });
+  return result.isError !== true;
+}
+
+describe.each(['legacy', 'modern'] as const)('sessions over HTTP, %s', (mode) => {
+  const key = `http-e2e-${mode}-0123456789abcdef`;
+
+  it('connects, parks, queries a parked workspace, evicts, disconnects, with the exact errors', async () => {
+    const client = await connect(mode, { 'moor-session': key });
+    expect(await workspaces(client)).toEqual({ active: a, parked: [] });
+    const connected = await client.callTool({ name: 'connect_workspace', arguments: { path: b } });
+    expect(connected.isError).toBeFalsy();
+    expect(connected.structuredContent).toMatchObject({ root: b, generation: 2, decisionCount: 4 });
+    expect(await workspaces(client)).toEqual({ active: b, parked: [a] });
+
+    // The parked one answers by name without switching; the active one lacks decision 3.
+    expect(await hasDecision3(client)).toBe(false);
+    expect(await hasDecision3(client, a)).toBe(true);
+    expect(await workspaces(client)).toEqual({ active: b, parked: [a] });
+
+    // Moor-Workspace names a connected workspace for this client's requests; the session is the same.
+    const pinned = await connect(mode, { 'moor-session': key, 'moor-workspace': a });
+    expect(await hasDecision3(pinned)).toBe(true);
+    expect(await workspaces(pinned)).toEqual({ active: b, parked: [a] });
+
+    const stranger = await client.callTool({
+      name: 'list_superseded',
+      arguments: { workspace: '/nowhere/at/all' },
+    });
+    expect(stranger.isError).toBe(true);
+    expect(text(stranger)).toBe(
+      'Workspace /nowhere/at/all: it is not connected to this session. Call connect_workspace with path "/nowhere/at/all" first. ' +
+        `Connected: ${b}, ${a}.`,
+    );
+
+    // One parked at most: connecting c evicts a, the least recently used.
+    await client.callTool({ name: 'connect_workspace', arguments: { path: c } });
+    expect(await workspaces(client)).toEqual({ active: c, parked: [b] });
+    const evicted = await client.callTool({ name: 'list_superseded', arguments: { workspace: a } });
+    expect(evicted.isError).toBe(true);
+    expect(text(evicted)).toBe(
+      `Workspace ${a}: ${a} was evicted: more than 1 parked. Call connect_workspace with path "${a}" to load it again. Connected: ${c}, ${b}.`,
+    );
+
+    const gone = await client.callTool({ name: 'disconnect_workspace', arguments: {} });
+    expect(gone.isError).toBeFalsy();
+    expect(gone.structuredContent).toMatchObject({ disconnected: { root: c }, active: null });
+    const none = await client.callTool({ name: 'list_superseded', arguments: {} });
+    expect(none.isError).toBe(true);
+    expect(text(none)).toBe(
+      `No workspace is active: ${c} was disconnected. Call connect_workspace with the path of the workspace to work in. Parked: ${b}.`,
+    );
+    // The parked one still answers by name.
+    expect(await hasDecision3(client, b)).toBe(false);
+    const parkedCall = await client.callTool({ name: 'list_superseded', arguments: { workspace: b } });
+    expect(parkedCall.isError).toBeFalsy();
+  });
+
+  it('names the session in _meta without the header; the header wins when both are sent', async () => {
+    const inBand = `${key}-in-band`;
+    const other = `${key}-header`;
+    const withHeader = await connect(mode, { 'moor-session': inBand });
+    await withHeader.callTool({ name: 'connect_workspace', arguments: { path: b } });
+    const headerOnly = await connect(mode, { 'moor-session': other });
+    await headerOnly.callTool({ name: 'connect_workspace', arguments: { path: c } });
+
+    const keyless = await connect(mode, {});
+    const refused = await keyless.callTool({ name: 'list_workspaces', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toBe(
+      "list_workspaces keeps per-session workspaces, and this request carries no session key: connect through moor's proxy, or send a Moor-Session header.",
+    );
+    expect(await workspaces(keyless, { 'moor.dev/session': inBand })).toEqual({ active: b, parked: [a] });
+    // Both: the header's session answers, not the one in _meta.
+    expect(await workspaces(headerOnly, { 'moor.dev/session': inBand })).toEqual({ active: c, parked: [a] });
+  });
+});
+
+describe('operators over the same daemon', () => {
+  const key = 'http-e2e-operator-fedcba9876543210';
+  const cli = (args: string[]) => runCli(makeState({ MOOR_STATE_DIR: state }), args);
+
+  it('status and moor sessions list show sessions by key prefix; show and drop name one by prefix', async () => {
+    const client = await connect('modern', { 'moor-session': key });
+    await client.callTool({ name: 'connect_workspace', arguments: { path: b } });
+    const another = await connect('legacy', { 'moor-session': 'http-e2e-operator-other-0000' });
+    await workspaces(another);
+
+    const status = await cli(['daemon', 'status', '--json']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).not.toContain(key);
+    const view = JSON.parse(status.stdout) as {
+      sessions: Array<{
+        keyPrefix: string;
+        active: { root: string } | null;
+        parked: Array<{ root: string }>;
+      }>;
+      rooms: Array<{ root: string; holders: number; loaded: boolean; decisionCount: number | null }>;
+    };
+    const mine = view.sessions.find((s) => s.active?.root === b && s.keyPrefix === 'http-e2e-ope…');
+    expect(mine).toMatchObject({
+      keyPrefix: 'http-e2e-ope…',
+      active: { root: b, decisions: null, decisionCount: 4, problems: 0, loaded: true },
+      parked: [{ root: a, loaded: false }],
+      connections: 1,
+      inMemory: true,
+    });
+    expect(view.rooms.find((r) => r.root === b)).toMatchObject({ loaded: true, decisionCount: 4 });
+    expect((await cli(['daemon', 'status'])).stdout).toContain('http-e2e-ope…  1 connections');
+
+    const list = await cli(['sessions', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`http-e2e-ope…\\s+1\\s+1\\s+\\S+ \\S+\\s+${b}`));
+    expect(list.stdout).not.toContain(key);
+
+    // Both operator sessions show as http-e2e-ope…: the error tells them apart (most recently used first).
+    const ambiguous = await cli(['sessions', 'show', 'http-e2e-ope…']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toBe(
+      'moor: "http-e2e-ope" matches 2 sessions: http-e2e-operator-o…, http-e2e-operator-f…; give more of the key\n',
+    );
+    const unknown = await cli(['sessions', 'drop', 'nobody-', '--json']);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toEqual({
+      error: {
+        code: 'SESSION_NOT_FOUND',
+        message: 'no session\'s key starts with "nobody-"; see moor sessions list',
+      },
+    });
+
+    const shown = await cli(['sessions', 'show', 'http-e2e-operator-f…', '--json']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ keyPrefix: 'http-e2e-ope…', active: { root: b } });
+
+    const dropped = await cli(['sessions', 'drop', 'http-e2e-operator-f']);
+    expect(dropped.code).toBe(0);
+    expect(dropped.stdout).toContain('dropped session http-e2e-ope…; it had:');
+    const after = await cli(['sessions', 'show', 'http-e2e-operator-f']);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toBe(
+      'moor: no session\'s key starts with "http-e2e-operator-f"; see moor sessions list\n',
+    );
+
+    // The client still sends the key: its session starts again, like a new one, in the daemon default.
+    expect(await workspaces(client)).toEqual({ active: a, parked: [] });
+  });
+});
