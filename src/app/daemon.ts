@@ -1,17 +1,8 @@
-/**
- * `moor daemon run`: the composition. Builds the catalog once (decisions pack,
- * plus the test pack under MOOR_TEST_PACK=1), the rooms (one loaded workspace
- * per repository, shared by its connections), the logger, and starts the
- * socket daemon. The caller holds the state dir's lock.
- */
-import { randomUUID } from 'node:crypto';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
-import type { Logger } from 'pino';
-import { type DaemonConfig, type RunningDaemon, startDaemon } from '../daemon/daemon.js';
+import { type DaemonConfig, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
-import { type ClusterBus, localBus } from '../events/bus.js';
 import type { AdmissionGate } from '../host/admission.js';
 import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
@@ -28,122 +19,27 @@ import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
 import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
-import {
-  type DaemonStatus,
-  helloError,
-  type SessionHello,
-  type TasksControlReply,
-  type TasksControlRequest,
-} from '../protocol/hello.js';
+import type { DaemonStatus, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
 import { sessionRequired } from '../sessions/session-errors.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
 import { createWorkspacePolicy } from '../sessions/workspace-path.js';
-import { openStores, parseStoreUrl } from '../store/open.js';
-import type { TaskRecord } from '../store/task-store.js';
 import { createTasksExtension } from '../tasks/extension.js';
-import { TaskService } from '../tasks/service.js';
-import { TaskStatusFeed } from '../tasks/status-feed.js';
+import type { DaemonProcess, DaemonRunOptions } from './daemon-run-types.js';
 import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
+
+export type { DaemonProcess, DaemonRunOptions } from './daemon-run-types.js';
+
+import { openDaemonTasks, tasksControl } from './daemon-tasks.js';
 import { stateDirToken } from './http-token.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { startObservability } from './observability.js';
-import { resolveWorkspace, type StoreOptions } from './options.js';
+import { resolveWorkspace } from './options.js';
 import { namedPacks } from './packs.js';
 import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status-snapshot.js';
 import { statusPageRenderer } from './status-view.js';
 import { refuseSystemFolder } from './system-folders.js';
-
-export interface DaemonRunOptions extends StoreOptions {
-  /** Default workspace for a hello that names none. */
-  readonly workspace?: string | undefined;
-  readonly decisions?: string | undefined;
-  readonly maxInFlight: number;
-  readonly graceMs: number;
-  readonly roomKeepAliveMs: number;
-  /** Resource URIs one listen stream may watch (`--listen-max-uris`). */
-  readonly listenMaxUris?: number | undefined;
-  /** Resource URIs all listen streams may watch together (`--listen-max-memberships`). */
-  readonly listenMaxMemberships?: number | undefined;
-  readonly logLevel: string;
-  /** Also log to stderr (foreground `run` in a terminal). */
-  readonly stderrLog: boolean;
-  /** Serve Streamable HTTP too (`--http [HOST:]PORT`). */
-  readonly http?:
-    | {
-        readonly host: string;
-        readonly port: number;
-        /** From --token-file; when absent, the state dir's http.token unless `noToken`. */
-        readonly token?: string | undefined;
-        /** `--no-token`: loopback HTTP open to every local user. */
-        readonly noToken?: boolean | undefined;
-        /** HTTP connections held at once (`--max-connections`), and the slow-client timeouts. */
-        readonly maxConnections?: number | undefined;
-        readonly headersTimeoutMs?: number | undefined;
-        readonly requestTimeoutMs?: number | undefined;
-      }
-    | undefined;
-  /**
-   * Directories an HTTP request's Moor-Workspace may name (it must be inside one).
-   * Default: any directory owned by the daemon's user.
-   */
-  readonly allowedRoots?: readonly string[] | undefined;
-  /** How long a finished task stays readable (`--task-retention-ms`, default 10 min). */
-  readonly taskRetentionMs?: number | undefined;
-  /**
-   * Where tasks and session bindings live (`--store`, else env MOOR_STORE): default the SQLite file
-   * `moor.db` in the state dir; `postgres://…` shares them between several daemons.
-   */
-  readonly store?: string | undefined;
-  /** How long a running task's lease lasts (`--task-lease-ms`, default 15 s). */
-  readonly taskLeaseMs?: number | undefined;
-  /** Extra packs by name (`--pack`, env MOOR_PACKS): `tasks-conformance`. */
-  readonly packs?: readonly string[] | undefined;
-  /** Workspaces where tools that write into them run (`--allow-writes DIR`, repeatable). */
-  readonly writeRoots?: readonly string[] | undefined;
-  /** Parked workspaces a session keeps before evicting the least recently used (`--max-parked`). */
-  readonly maxParked?: number | undefined;
-  /** Stored sessions unused this many days are swept (`--session-ttl-days`). */
-  readonly sessionTtlDays?: number | undefined;
-  /** At most this many rooms stay loaded past their keep-alive (`--max-rooms`). */
-  readonly maxRooms?: number | undefined;
-  /** Session key for HTTP requests without Moor-Session (`--http-default-session`; test set-ups). */
-  readonly httpDefaultSession?: string | undefined;
-}
-
-/** `moor tasks …` over the socket: people see every task of this daemon (the socket is the user's own). */
-async function tasksControl(tasks: TaskService, request: TasksControlRequest): Promise<TasksControlReply> {
-  if (request.action === 'list') {
-    return { tasks: (await tasks.list(request.sessionKey)).map((task) => taskView(tasks, task)) };
-  }
-  const owner = async (id: string) => request.sessionKey ?? (await tasks.store.get(id, Date.now()))?.ownerKey;
-  try {
-    const id = request.taskId ?? '';
-    if (request.action === 'cancel') await tasks.cancel(id, await owner(id));
-    return { tasks: [taskView(tasks, await tasks.get(id, await owner(id)))] };
-  } catch (error) {
-    return { error: helloError(new MoorError('TASK_NOT_FOUND', (error as Error).message)) };
-  }
-}
-
-function taskView(tasks: TaskService, task: TaskRecord): Record<string, unknown> {
-  return { ...tasks.detailed(task), tool: task.tool, owner: task.ownerKey };
-}
-
-export interface DaemonProcess {
-  readonly daemon: RunningDaemon;
-  readonly logger: Logger;
-  /** Flushes and closes the log file (last thing before exit). */
-  closeLog(): void;
-  /** Where clients reach this daemon: for the foreground banner. */
-  readonly httpUrl: string | null;
-  /** The file holding the HTTP bearer token, when the token is the state dir's. */
-  readonly httpTokenFile: string | null;
-  /** The bearer token HTTP clients must send; null without HTTP or with --no-token. */
-  readonly httpToken: string | null;
-  readonly workspace: string;
-}
 
 /**
  * Starts the daemon. A failure is thrown once, after it is in the log and,
@@ -214,73 +110,14 @@ async function composeDaemon(
   const onInternalError = (error: unknown, tool: string) =>
     logger.error({ err: error, tool }, `tool ${tool} failed`);
 
-  // Durable tasks and session bindings: the SQLite file in the state dir, or PostgreSQL shared by
-  // several daemons, which then also tell each other what changed through LISTEN/NOTIFY.
-  const daemonId = `${process.pid}-${randomUUID()}`;
-  const stores = await openStores(
-    parseStoreUrl(options.store, paths.database),
-    `moor ${daemonId}`.slice(0, 63),
-    {
-      resetStore: options.resetStore,
-      onReset: (movedTo) =>
-        logger.warn(
-          { movedTo },
-          `the task store was not a readable database: moved it to ${movedTo}, starting empty`,
-        ),
-    },
-  );
-  let bus: ClusterBus = localBus(daemonId);
-  if (stores.postgres !== undefined) {
-    const { PgBus } = await import('../events/pg-bus.js');
-    bus = await PgBus.start({
-      daemonId,
-      ...stores.postgres,
-      log: (level, message, fields) => logger[level](fields ?? {}, message),
-    });
-  }
-  // The store answers asynchronously, status and gauges synchronously: they read a copy of the task
-  // list, refreshed after status changes (coalesced) and every few seconds.
-  let taskList: readonly TaskRecord[] = [];
-  let refreshing = false;
-  const refreshTaskList = (): void => {
-    if (refreshing) return;
-    refreshing = true;
-    setImmediate(() => {
-      tasks
-        .list(undefined)
-        .then((list) => {
-          taskList = list;
-        })
-        .catch(() => {
-          // the store is closing: keep the last copy
-        })
-        .finally(() => {
-          refreshing = false;
-        });
-    });
-  };
-  const taskListTimer = setInterval(refreshTaskList, 2_000);
-  taskListTimer.unref();
-
-  const taskStatus = new TaskStatusFeed(events);
-  const tasks = new TaskService({
-    store: stores.tasks,
-    incarnation: daemonId,
-    bus,
-    onStatusChange: (taskId) => {
-      taskStatus.changed(taskId);
-      refreshTaskList();
-    },
-    retentionMs: options.taskRetentionMs,
-    leaseMs: options.taskLeaseMs,
+  // Durable tasks and session bindings, in the store the flags name (SQLite in the state dir by default).
+  const { stores, bus, tasks, taskList } = await openDaemonTasks({
+    databaseFile: paths.database,
+    options,
+    events,
+    logger,
     onInternalError,
-    log: (message, fields) => logger.warn(fields ?? {}, message),
   });
-  taskStatus.attach(tasks);
-  const interrupted = await tasks.ready;
-  refreshTaskList();
-  if (interrupted > 0) logger.warn({ tasks: interrupted }, 'failed the tasks a stopped daemon left running');
-  logger.info({ store: stores.kind, daemon: daemonId }, `task store: ${stores.kind}`);
 
   // Sessions: their bindings in the same store as the tasks; rooms load when a call needs them.
   const sessions = new DaemonSessions({
@@ -391,7 +228,7 @@ async function composeDaemon(
       inFlight: () => gate?.inFlight ?? 0,
       sessions: () => statusSnapshot?.().sessions?.length ?? 0,
       roomsLoaded: () => rooms.size,
-      tasksByStatus: () => taskCounts(taskList),
+      tasksByStatus: () => taskCounts(taskList()),
     },
   });
   catalog.toolCallObserver = observability.observer?.toolCall;
@@ -438,7 +275,7 @@ async function composeDaemon(
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
       sessions: sessions.describeSessions(),
       rooms: roomViews().map(roomStatus),
-      tasks: tasksStatus(taskList),
+      tasks: tasksStatus(taskList()),
       observability: { metrics: metrics !== undefined, tracing: observability.tracer !== undefined },
     }),
     ...(observability.observer !== undefined ? { observer: observability.observer } : {}),

@@ -47,7 +47,7 @@ import type {
   WorkspaceList,
 } from './manager-types.js';
 import { type RoomKey, roomId } from './rooms.js';
-import { deleteStored, snapshotOf } from './session-admin.js';
+import { adoptStored, deleteStored, snapshotOf, withStoredSessions } from './session-admin.js';
 import { type RoomHandle, type SessionEntry, SessionTable } from './session-entry.js';
 import {
   connectSuperseded,
@@ -329,12 +329,7 @@ export class SessionManager<H extends RoomHandle> {
     if (announce) this.#changes.announce(record.key, previous, record.active);
   }
 
-  /**
-   * Another daemon changed this session in the shared store: re-read it, so
-   * the next call here sees the same active and parked workspaces. Rooms of
-   * bindings that are gone are released; in-flight connects started here
-   * lose to the newer record (their intent no longer matches).
-   */
+  /** Another daemon changed this session in the shared store: re-read it (connects in flight here lose). */
   async reloadFromStore(sessionKey: string): Promise<void> {
     const entry = this.#sessions.loaded(sessionKey);
     if (entry === undefined) return;
@@ -343,12 +338,7 @@ export class SessionManager<H extends RoomHandle> {
       const stored = await this.#options.store.load(sessionKey);
       if (stored === undefined) return;
       const previous = entry.record.active;
-      const kept = new Set(
-        [stored.active, ...stored.parked].flatMap((b) => (b === null ? [] : [bindingId(b)])),
-      );
-      entry.record = stored;
-      entry.stored = true;
-      for (const id of [...entry.rooms.keys()]) if (!kept.has(id)) entry.releaseRoom(id);
+      adoptStored(entry, stored);
       this.#changes.announce(sessionKey, previous, stored.active);
     });
   }
@@ -368,26 +358,8 @@ export class SessionManager<H extends RoomHandle> {
   }
 
   /** Every session, in memory or only in the store, most recently used first. */
-  async allSnapshots(): Promise<SessionSnapshot[]> {
-    const inMemory = this.snapshots();
-    const known = new Set(inMemory.map((s) => s.key));
-    const storedOnly: SessionSnapshot[] = [];
-    for (const summary of await this.#options.store.list()) {
-      if (known.has(summary.key)) continue;
-      const record = await this.#options.store.load(summary.key);
-      if (record === undefined) continue;
-      storedOnly.push(
-        snapshotOf(record, {
-          held: () => false,
-          attachments: 0,
-          lastUsedAt: record.lastUsedAt,
-          inMemory: false,
-        }),
-      );
-    }
-    return [...inMemory, ...storedOnly].sort(
-      (a, b) => b.lastUsedAt - a.lastUsedAt || (a.key < b.key ? -1 : 1),
-    );
+  allSnapshots(): Promise<SessionSnapshot[]> {
+    return withStoredSessions(this.snapshots(), this.#options.store);
   }
 
   /**

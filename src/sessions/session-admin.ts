@@ -11,6 +11,7 @@ import {
 } from '../store/session-store.js';
 import { bindingId, toWorkspaceBinding } from './bindings.js';
 import type { SessionSnapshot } from './manager-types.js';
+import type { RoomHandle, SessionEntry } from './session-entry.js';
 
 /** Far below any real clock: a record saved with it is the only one a sweep just above it takes. */
 const TOMBSTONE_USED_AT = Number.MIN_SAFE_INTEGER;
@@ -43,4 +44,35 @@ export function snapshotOf(
     lastUsedAt: live.lastUsedAt,
     inMemory: live.inMemory,
   };
+}
+
+/** `inMemory` plus the sessions only the store knows, most recently used first. */
+export async function withStoredSessions(
+  inMemory: readonly SessionSnapshot[],
+  store: SessionStore,
+): Promise<SessionSnapshot[]> {
+  const known = new Set(inMemory.map((s) => s.key));
+  const storedOnly: SessionSnapshot[] = [];
+  for (const summary of await store.list()) {
+    if (known.has(summary.key)) continue;
+    const record = await store.load(summary.key);
+    if (record === undefined) continue;
+    storedOnly.push(
+      snapshotOf(record, {
+        held: () => false,
+        attachments: 0,
+        lastUsedAt: record.lastUsedAt,
+        inMemory: false,
+      }),
+    );
+  }
+  return [...inMemory, ...storedOnly].sort((a, b) => b.lastUsedAt - a.lastUsedAt || (a.key < b.key ? -1 : 1));
+}
+
+/** Takes a record another daemon wrote as this entry's; rooms of bindings it no longer has are released. */
+export function adoptStored<H extends RoomHandle>(entry: SessionEntry<H>, stored: SessionRecord): void {
+  const kept = new Set([stored.active, ...stored.parked].flatMap((b) => (b === null ? [] : [bindingId(b)])));
+  entry.record = stored;
+  entry.stored = true;
+  for (const id of [...entry.rooms.keys()]) if (!kept.has(id)) entry.releaseRoom(id);
 }
