@@ -1,34 +1,27 @@
 /**
  * The daemon's socket side: listens on the Unix socket (0600, no window where
- * it is world-connectable), reads each connection's hello, answers control
- * hellos (status, stop, tasks, handoff) and serves a session hello with `serveStdio` over a
- * gated transport on the socket. Owns graceful shutdown of its connections.
+ * it is world-connectable), reads each connection's hello, hands control
+ * hellos (status, stop, tasks, metrics, handoff) to control-hellos.ts and
+ * serves a session hello with `serveStdio` over a gated transport on the
+ * socket. Owns graceful shutdown of its connections.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import type { McpServerFactory, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Logger } from 'pino';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import type { RequestObserver } from '../observe/observer.js';
 import {
-  type ControlHello,
   type DaemonStatus,
   HELLO_VERSION,
   type HelloReply,
-  helloError,
-  type Incarnation,
   parseHello,
   type SessionHello,
-  type SessionsControlReply,
-  type SessionsControlRequest,
-  type TasksControlReply,
-  type TasksControlRequest,
 } from '../protocol/hello.js';
 import { LineTransport } from '../protocol/line-transport.js';
 import { checkDaemonSocket } from '../protocol/state-dir.js';
-import { compareVersions } from '../protocol/version.js';
+import { answerControl, type ControlHelloOptions, replyAndClose } from './control-hellos.js';
 import { GatedTransport } from './gated-transport.js';
 
 /** A hello longer than this is not a hello. */
@@ -47,32 +40,17 @@ export interface SessionOpening {
   close(): void;
 }
 
-export interface SocketServerOptions {
+export interface SocketServerOptions extends ControlHelloOptions {
   readonly socketPath: string;
-  readonly incarnation: Incarnation;
   readonly gate: AdmissionGate;
-  readonly log: Logger;
   /** The factory and binding for one session connection; throw a MoorError to refuse it with that code. */
   openSession(hello: SessionHello): SessionOpening | Promise<SessionOpening>;
-  /**
-   * Status fields the socket layer does not own. Without `sessions`, the
-   * status lists the connected sessions the socket knows.
-   */
+  /** Status fields the socket layer does not own (sessions, rooms, tasks: the composition's). */
   describe(): DescribedStatus;
   /** Counts and traces every request of every connection (metrics, tracing). */
   readonly observer?: RequestObserver;
-  /** The Prometheus text for a control hello 'metrics' (`moor daemon metrics`); absent, metrics are off. */
-  metrics?(): Promise<string>;
-  /** A control hello asked the daemon to stop. */
-  onStopRequested(): void;
-  /** A newer moor asked this daemon to hand over to it (already checked newer). */
-  onHandoffRequested?(version: string): void;
   /** Called after every answered request (idle bookkeeping). */
   onRequestFinished?(): void;
-  /** Answers a control hello 'tasks' (`moor tasks …`). */
-  tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
-  /** Answers a control hello 'sessions' (`moor sessions …`). */
-  sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
 }
 
 /** What the composition adds to the socket's own status fields. */
@@ -187,9 +165,7 @@ export class SocketServer {
   }
 
   #replyAndClose(socket: net.Socket, refusal: MoorError): void {
-    const reply: HelloReply = { moor: HELLO_VERSION, ok: false, error: helloError(refusal) };
-    this.#options.log.info({ code: refusal.code }, `refused a socket hello: ${refusal.message}`);
-    socket.end(`${JSON.stringify(reply)}\n`);
+    replyAndClose(socket, refusal, this.#options.log);
   }
 
   #onHello(socket: net.Socket, line: string, rest: Buffer): void {
@@ -199,12 +175,9 @@ export class SocketServer {
       return;
     }
     if ('control' in hello) {
-      this.#onControl(socket, hello).catch((error: unknown) => {
+      answerControl(socket, hello, this.#options, this).catch((error: unknown) => {
         this.#options.log.error({ err: error }, `the ${hello.control} control hello failed`);
-        this.#replyAndClose(
-          socket,
-          new MoorError('INTERNAL', 'the daemon could not answer; its log has the details'),
-        );
+        socket.destroy();
       });
       return;
     }
@@ -284,86 +257,6 @@ export class SocketServer {
     };
     socket.on('close', onClose);
     socket.resume();
-  }
-
-  async #onControl(socket: net.Socket, hello: ControlHello): Promise<void> {
-    if (hello.control === 'handoff') {
-      this.#onHandoff(socket, hello.version ?? '');
-      return;
-    }
-    if (hello.control === 'metrics') {
-      void this.#answerMetrics(socket);
-      return;
-    }
-    const tasks =
-      hello.control === 'tasks' && hello.tasks !== undefined
-        ? ((await this.#options.tasks?.(hello.tasks)) ?? {
-            error: helloError(new MoorError('TASKS_UNAVAILABLE', 'this daemon serves no tasks')),
-          })
-        : undefined;
-    const sessions =
-      hello.control === 'sessions' && hello.sessions !== undefined
-        ? ((await this.#options.sessions?.(hello.sessions)) ?? {
-            error: helloError(new MoorError('SESSION_NOT_FOUND', 'this daemon keeps no sessions')),
-          })
-        : undefined;
-    const reply: HelloReply = {
-      moor: HELLO_VERSION,
-      ok: true,
-      incarnation: this.#options.incarnation,
-      ...(hello.control === 'status' ? { status: this.status() } : {}),
-      ...(tasks !== undefined ? { tasks } : {}),
-      ...(sessions === undefined ? {} : { sessions }),
-    };
-    socket.end(`${JSON.stringify(reply)}\n`);
-    if (hello.control === 'stop') {
-      this.#options.log.info('stop requested over the socket');
-      this.#options.onStopRequested();
-    }
-  }
-
-  /** Only a newer moor may take over; an older or equal one is told so and keeps using this daemon. */
-  #onHandoff(socket: net.Socket, version: string): void {
-    const own = this.#options.incarnation.version;
-    const newer = compareVersions(version, own);
-    if (newer === undefined || newer <= 0 || !this.#options.onHandoffRequested) {
-      this.#replyAndClose(
-        socket,
-        new MoorError('HANDOFF_REFUSED', `moor ${version} is not newer than this daemon (${own})`),
-      );
-      return;
-    }
-    const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: this.#options.incarnation };
-    socket.end(`${JSON.stringify(reply)}\n`);
-    this.#options.onHandoffRequested(version);
-  }
-
-  async #answerMetrics(socket: net.Socket): Promise<void> {
-    const { metrics } = this.#options;
-    let answer: NonNullable<Extract<HelloReply, { ok: true }>['metrics']>;
-    if (metrics === undefined) {
-      answer = {
-        error: helloError(
-          new MoorError('METRICS_OFF', 'this daemon runs without metrics (started with MOOR_METRICS=0)'),
-        ),
-      };
-    } else {
-      try {
-        answer = { text: await metrics() };
-      } catch (error) {
-        this.#options.log.error({ err: error }, 'collecting metrics failed');
-        answer = {
-          error: helloError(new MoorError('INTERNAL', 'collecting metrics failed; the log has the details')),
-        };
-      }
-    }
-    const reply: HelloReply = {
-      moor: HELLO_VERSION,
-      ok: true,
-      incarnation: this.#options.incarnation,
-      metrics: answer,
-    };
-    socket.end(`${JSON.stringify(reply)}\n`);
   }
 
   /** Stops accepting connections (the socket file stays until removeSocketFile). */

@@ -3,24 +3,19 @@
  * lean path when the lean path fully understands it, else by the SDK handler;
  * it is aborted when its stream closes before the answer is written, ended
  * without a result when the client cancels it, and answered with -32051 when
- * shutdown cuts it off. The live exchanges are what close() drains.
+ * shutdown cuts it off. The live exchanges are what close() drains; one
+ * exchange, and the answers moor writes for it itself, is admitted-exchange.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type {
-  NodeIncomingMessageLike,
-  NodeMcpRequestHandler,
-  NodeServerResponseLike,
-} from '@modelcontextprotocol/node';
+import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { JsonRpcCode, MoorError } from '../errors.js';
-import { INTERRUPTED } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
-import type { Outcome } from '../observe/labels.js';
 import type { RequestObserver } from '../observe/observer.js';
-import type { TraceSpan } from '../observe/tracing.js';
 import { withTrace } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
+import { Exchange } from './admitted-exchange.js';
 import type { AdmittedRequest } from './intake.js';
-import type { LeanExchange, LeanPath } from './lean.js';
+import type { LeanPath } from './lean.js';
 import type { HttpListens } from './listen.js';
 import {
   dispatchErrorBody,
@@ -28,14 +23,8 @@ import {
   entryErrorBody,
   type HttpLog,
   isPlainObject,
-  JSON_HEADERS,
-  SSE_HEADERS,
   sendJson,
-  sseFrame,
 } from './wire.js';
-
-const SHUTTING_DOWN_MESSAGE =
-  'moor is shutting down: the daemon stopped before this request finished; it may or may not have completed. Retry once the daemon is back.';
 
 export interface ExchangeOptions {
   /** The SDK path: modern handler and legacy leg behind `toNodeHandler`. */
@@ -240,152 +229,5 @@ export class Exchanges {
         );
       else res.destroy();
     });
-  }
-}
-
-/** One admitted POST: what cancellation and shutdown need to answer or abort it. */
-class Exchange implements LeanExchange {
-  readonly res: ServerResponse;
-  readonly request: AdmittedRequest;
-  readonly started = performance.now();
-  /** The observer's label slot (-1: not observed) and span. */
-  slot = -1;
-  span: TraceSpan | undefined;
-  /** How the exchange ended, as far as known: the first verdict other than ok sticks. */
-  outcome: Outcome = 'ok';
-  errorType: string | undefined;
-  #controller: AbortController | undefined;
-  #hijacked = false;
-  /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */
-  #sse = false;
-
-  constructor(res: ServerResponse, request: AdmittedRequest) {
-    this.res = res;
-    this.request = request;
-  }
-
-  get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
-    return this.#controller.signal;
-  }
-
-  binding(): Binding {
-    return this.request.scope.resolve();
-  }
-
-  streaming(): void {
-    this.#sse = true;
-  }
-
-  fail(): void {
-    if (!this.res.headersSent)
-      sendJson(
-        this.res,
-        500,
-        entryErrorBody(JsonRpcCode.InternalError, 'Internal server error', this.request.id),
-      );
-    else this.res.destroy();
-  }
-
-  failed(errorType?: string): void {
-    this.settle('error', errorType);
-  }
-
-  settle(outcome: Outcome, errorType?: string): void {
-    if (this.outcome !== 'ok') return;
-    this.outcome = outcome;
-    this.errorType = errorType;
-  }
-
-  /** What an SDK answer's bytes say: an HTTP error status, or a JSON-RPC error response. */
-  #classify(chunk: unknown): void {
-    if (this.slot < 0 || this.outcome !== 'ok') return;
-    const text =
-      typeof chunk === 'string'
-        ? chunk
-        : chunk instanceof Uint8Array
-          ? Buffer.from(chunk).toString('utf8')
-          : '';
-    // The SDK writes an error response as {"jsonrpc":"2.0","id":…,"error":{…}} and a result
-    // as {"result":…}; inside a JSON string the quotes would be escaped, so this cannot match content.
-    const at = text.indexOf(',"error":{"code":');
-    if (at >= 0 && text.lastIndexOf('{"jsonrpc":"2.0","id":', at) >= 0) {
-      const code = /^-?\d+/.exec(text.slice(at + 17))?.[0];
-      this.settle('error', code);
-    }
-  }
-
-  abort(reason?: unknown): void {
-    this.#controller?.abort(reason);
-  }
-
-  /**
-   * The response the SDK handler writes to: the real one until shutdown
-   * answers the request itself, then a sink that drops the SDK's late writes.
-   */
-  sdkResponse(): NodeServerResponseLike {
-    const res = this.res;
-    const sink: NodeServerResponseLike = {
-      writeHead: (status, headers) => {
-        if (this.#hijacked) return sink;
-        const type = Object.entries(headers ?? {}).find(
-          ([name]) => name.toLowerCase() === 'content-type',
-        )?.[1];
-        this.#sse = typeof type === 'string' && type.startsWith('text/event-stream');
-        if (status >= 400) this.settle('error', String(status));
-        res.writeHead(status, headers);
-        return sink;
-      },
-      write: (chunk) => {
-        if (this.#hijacked) return true;
-        this.#classify(chunk);
-        return res.write(chunk);
-      },
-      end: (chunk) => {
-        if (!this.#hijacked) {
-          this.#classify(chunk);
-          res.end(chunk);
-        }
-        return sink;
-      },
-      on: (event, listener) => {
-        res.on(event, listener);
-        return sink;
-      },
-      get destroyed() {
-        return res.destroyed;
-      },
-    };
-    return sink;
-  }
-
-  /** Cancelled by the client: abort the work and end the stream without a result (JSON-RPC sends none). */
-  cancel(): void {
-    this.settle('cancelled');
-    const res = this.res;
-    if (!res.writableEnded) {
-      this.#hijacked = true;
-      if (!res.headersSent) res.writeHead(200, SSE_HEADERS);
-      res.end();
-    }
-    this.abort(new MoorError('CANCELLED', 'cancelled by the client'));
-  }
-
-  /** Shutdown after the grace period: answer with a clear JSON-RPC error (in-band, HTTP 200), then abort the work. */
-  terminate(): void {
-    this.settle('error', 'interrupted');
-    const res = this.res;
-    const id = this.request.id;
-    if (!res.writableEnded) {
-      this.#hijacked = true;
-      const body = dispatchErrorBody(id, JsonRpcCode.Unavailable, SHUTTING_DOWN_MESSAGE, INTERRUPTED);
-      if (!res.headersSent) {
-        res.writeHead(200, { ...JSON_HEADERS, connection: 'close' });
-        res.end(body);
-      } else if (this.#sse && id !== null) {
-        res.end(sseFrame(body));
-      } else res.destroy();
-    }
-    this.abort(new MoorError('SHUTTING_DOWN', SHUTTING_DOWN_MESSAGE));
   }
 }

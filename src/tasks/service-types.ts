@@ -41,3 +41,13 @@ export interface TaskServiceOptions {
   onInternalError?(error: unknown, tool: string): void;
   log?(message: string, fields?: Record<string, unknown>): void;
 }
+
+/** What the modules that write a running task's row borrow from the service. */
+export interface TaskWriter {
+  readonly store: TaskStore;
+  now(): number;
+  /** A status write of ours applied: tell this daemon's listeners and the other daemons. */
+  changed(taskId: string): void;
+  /** Runs `work` unawaited; a failure is logged with `failure`. */
+  background(work: Promise<unknown>, failure: string): void;
+}

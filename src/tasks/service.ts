@@ -4,7 +4,8 @@
  * into `input_required`, answers tasks/get|update|cancel, and sweeps expired
  * rows. The store holds what a client can read; this service only what
  * cannot be stored (runtime.ts). Leases, and tasks/cancel|update for a task
- * another daemon runs, are peers.ts's.
+ * another daemon runs, are peers.ts's; input rounds and cancelling a task
+ * that runs here are input-rounds.ts's and cancellation.ts's.
  *
  * Creates commit before create() resolves (the CreateTaskResult follows).
  * Completions are grouped (completions.ts), and every read or command
@@ -12,7 +13,7 @@
  * its row says so, and a crash can only lose a result no client has seen
  * (the task then reads failed "interrupted", as if the crash had come a
  * moment earlier).
- */ import type { InputRequest, InputResponse } from '@modelcontextprotocol/server';
+ */
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../errors.js';
 import { type ClusterBus, type ClusterMessage, localBus } from '../events/bus.js';
@@ -21,11 +22,13 @@ import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
 import { captureTrace } from '../protocol/trace-scope.js';
 import type { TaskFinish, TaskRecord, TaskStore } from '../store/task-store.js';
 import { RUNNING_STATUSES } from '../store/task-store.js';
+import { cancelHere } from './cancellation.js';
 import { CompletionQueue } from './completions.js';
 import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from './defaults.js';
+import { answerInput, requestInput } from './input-rounds.js';
 import { TaskPeers } from './peers.js';
 import { Runtime } from './runtime.js';
-import type { StartOptions, TaskServiceOptions, TaskWorkEnvironment } from './service-types.js';
+import type { StartOptions, TaskServiceOptions, TaskWorkEnvironment, TaskWriter } from './service-types.js';
 import { detailedTask, newTaskId, taskNotFound, toTaskError } from './wire.js';
 
 export type { CancellationPolicy } from './runtime.js';
@@ -43,8 +46,7 @@ export { INTERRUPTED_MESSAGE, LEASE_EXPIRED_MESSAGE } from './peers.js';
 export const SHUTDOWN_MESSAGE = 'Task interrupted: the daemon shut down';
 export { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS };
 export const DEFAULT_POLL_INTERVAL_MS = 500;
-/** How long an aborted task may take to stop before it is reported cancelled anyway. */
-export const ABORT_GRACE_MS = 2_000;
+export { ABORT_GRACE_MS } from './cancellation.js';
 
 interface Settled {
   readonly runtime: Runtime;
@@ -65,6 +67,8 @@ export class TaskService {
   readonly #runtimes = new Map<string, Runtime>();
   readonly #timers: NodeJS.Timeout[] = [];
   readonly #peers: TaskPeers;
+  /** The row writes input-rounds.ts and cancellation.ts make for the tasks running here. */
+  readonly #writer: TaskWriter;
   #closed = false;
   readonly #completions: CompletionQueue<Settled>;
   /** Tasks the start failed "interrupted" (0 until `ready`). */
@@ -79,6 +83,12 @@ export class TaskService {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#now = options.now ?? Date.now;
+    this.#writer = {
+      store: this.store,
+      now: this.#now,
+      changed: (id) => this.#changed(id),
+      background: (work, failure) => this.#background(work, failure),
+    };
     this.#completions = new CompletionQueue<Settled>({
       store: this.store,
       now: this.#now,
@@ -103,8 +113,8 @@ export class TaskService {
       now: this.#now,
       runtime: (id) => this.#runtimes.get(id),
       runningIds: () => [...this.#runtimes.keys()],
-      cancelHere: (runtime) => this.#cancelHere(runtime),
-      answer: (runtime, responses) => this.#answer(runtime, responses),
+      cancelHere: (runtime) => cancelHere(runtime, this.#writer),
+      answer: (runtime, responses) => answerInput(runtime, responses, this.#writer),
       changed: (id) => this.#changed(id),
       changedElsewhere: (id) => options.onStatusChange?.(id, 'remote'),
       background: (work, failure) => this.#background(work, failure),
@@ -177,7 +187,7 @@ export class TaskService {
       taskId: task.id,
       signal: runtime.controller.signal,
       progress: (progress, total, message) => this.#progress(runtime, progress, total, message),
-      requestInput: (requests) => this.#requestInput(runtime, requests),
+      requestInput: (requests) => requestInput(runtime, requests, this.#writer),
     };
     // The work keeps the trace of the call that created the task, however long it runs.
     const inCallerTrace = captureTrace();
@@ -243,23 +253,6 @@ export class TaskService {
     if (await this.store.setWorking(runtime.id, text, this.#now())) this.#changed(runtime.id);
   }
 
-  #requestInput(
-    runtime: Runtime,
-    requests: Readonly<Record<string, InputRequest>>,
-  ): Promise<Record<string, InputResponse>> {
-    if (runtime.controller.signal.aborted) return Promise.reject(runtime.controller.signal.reason);
-    const { asked, answers } = runtime.ask(requests);
-    if (asked) {
-      this.#background(
-        this.store.setInputRequired(runtime.id, runtime.snapshot(), this.#now()).then((applied) => {
-          if (applied) this.#changed(runtime.id);
-        }),
-        'task input write failed',
-      );
-    }
-    return answers;
-  }
-
   /** The task if `ownerKey` owns it and it has not expired; else the not-found error. */
   async get(taskId: unknown, ownerKey: string | undefined): Promise<TaskRecord> {
     if (typeof taskId !== 'string' || ownerKey === undefined) throw taskNotFound(taskId);
@@ -284,21 +277,9 @@ export class TaskService {
   ): Promise<void> {
     const task = await this.get(taskId, ownerKey);
     const runtime = this.#runtimes.get(task.id);
-    if (runtime !== undefined) return this.#answer(runtime, responses);
+    if (runtime !== undefined) return answerInput(runtime, responses, this.#writer);
     if (task.status === 'input_required' && this.#peers.runsElsewhere(task, this.#now()))
       await this.bus.publish({ kind: 'task-input', taskId: task.id, leaseOwner: task.leaseOwner, responses });
-  }
-
-  async #answer(runtime: Runtime, responses: Readonly<Record<string, unknown>>): Promise<void> {
-    if (runtime.outstanding.size === 0) return;
-    const done = runtime.answer(responses);
-    const now = this.#now();
-    const applied =
-      runtime.outstanding.size > 0
-        ? await this.store.setInputRequired(runtime.id, runtime.snapshot(), now)
-        : await this.store.setWorking(runtime.id, runtime.lastMessage ?? null, now);
-    if (applied) this.#changed(runtime.id);
-    for (const batch of done) batch.resolve(batch.answers);
   }
 
   /** tasks/cancel: cooperative; a terminal task is acknowledged unchanged. */
@@ -306,7 +287,7 @@ export class TaskService {
     const task = await this.get(taskId, ownerKey);
     if (!RUNNING_STATUSES.has(task.status)) return;
     const runtime = this.#runtimes.get(task.id);
-    if (runtime !== undefined) return this.#cancelHere(runtime);
+    if (runtime !== undefined) return cancelHere(runtime, this.#writer);
     const now = this.#now();
     if (this.#peers.runsElsewhere(task, now)) {
       // Recorded first: the running daemon also finds it when it renews its lease, should the message be lost.
@@ -317,44 +298,6 @@ export class TaskService {
     // No work runs it any more (its daemon stopped): the cancellation is all there is to do.
     if (await this.store.finish(task.id, 'cancelled', { statusMessage: 'Cancelled.' }, now))
       this.#changed(task.id);
-  }
-
-  async #cancelHere(runtime: Runtime): Promise<void> {
-    const now = this.#now();
-    if (runtime.policy === 'detach') {
-      const applied = await this.store.finish(
-        runtime.id,
-        'cancelled',
-        { statusMessage: 'Cancelled; the work goes on in the background and its result will be dropped.' },
-        now,
-      );
-      if (applied) this.#changed(runtime.id);
-      // Plain on purpose: the detached work's result is dropped, and an unexpected failure of it is
-      // logged like any other (a registry error would turn it into a quiet tool error).
-      runtime.rejectOutstanding(new Error('task cancelled'));
-      return;
-    }
-    if (runtime.cancelRequested) return;
-    runtime.cancelRequested = true;
-    if (await this.store.setWorking(runtime.id, 'Cancelling…', now)) this.#changed(runtime.id);
-    runtime.controller.abort(protocolError('TASK_STOPPED', 'task cancelled'));
-    runtime.rejectOutstanding(runtime.controller.signal.reason);
-    const timer = setTimeout(() => {
-      this.#background(
-        this.store
-          .finish(
-            runtime.id,
-            'cancelled',
-            { statusMessage: 'Cancelled (the work was still stopping).' },
-            this.#now(),
-          )
-          .then((applied) => {
-            if (applied) this.#changed(runtime.id);
-          }),
-        'task cancel write failed',
-      );
-    }, ABORT_GRACE_MS);
-    timer.unref();
   }
 
   /**

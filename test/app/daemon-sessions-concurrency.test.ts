@@ -63,7 +63,7 @@ function workspaces(...names: string[]): Record<string, string> {
 /** Every loaded room is held exactly as often as the session holds it: no stray lease. */
 function expectLeasesAccountedFor(sessions: DaemonSessions, rooms: Rooms<RoomContents>, key: string): void {
   const held = new Set(sessions.manager.heldRooms(key).map(roomId));
-  for (const room of rooms.rooms())
+  for (const room of rooms.loaded())
     expect([room.key.root, room.connections]).toEqual([room.key.root, held.has(roomId(room.key)) ? 1 : 0]);
 }
 

@@ -1,0 +1,132 @@
+/**
+ * The control hellos a socket connection may send instead of a session
+ * hello: status, stop, tasks (`moor tasks …`), sessions (`moor sessions …`),
+ * metrics (`moor daemon metrics`) and handoff (a newer moor taking over). Each is answered with
+ * one reply line and the connection ends.
+ */
+import type net from 'node:net';
+import type { Logger } from 'pino';
+import { MoorError } from '../errors.js';
+import {
+  type ControlHello,
+  type DaemonStatus,
+  HELLO_VERSION,
+  type HelloReply,
+  helloError,
+  type Incarnation,
+  type SessionsControlReply,
+  type SessionsControlRequest,
+  type TasksControlReply,
+  type TasksControlRequest,
+} from '../protocol/hello.js';
+import { compareVersions } from '../protocol/version.js';
+
+/** What the control hellos need from the daemon (part of the socket server's options). */
+export interface ControlHelloOptions {
+  readonly incarnation: Incarnation;
+  readonly log: Logger;
+  /** The Prometheus text for a control hello 'metrics' (`moor daemon metrics`); absent, metrics are off. */
+  metrics?(): Promise<string>;
+  /** A control hello asked the daemon to stop. */
+  onStopRequested(): void;
+  /** A newer moor asked this daemon to hand over to it (already checked newer). */
+  onHandoffRequested?(version: string): void;
+  /** Answers a control hello 'tasks' (`moor tasks …`). */
+  tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
+  /** Answers a control hello 'sessions' (`moor sessions …`). */
+  sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
+}
+
+/** Answers a control hello; `server` gives the status a 'status' hello asks for. */
+export async function answerControl(
+  socket: net.Socket,
+  hello: ControlHello,
+  options: ControlHelloOptions,
+  server: { status(): DaemonStatus },
+): Promise<void> {
+  if (hello.control === 'handoff') {
+    answerHandoff(socket, hello.version ?? '', options);
+    return;
+  }
+  if (hello.control === 'metrics') {
+    void answerMetrics(socket, options);
+    return;
+  }
+  const tasks =
+    hello.control === 'tasks' && hello.tasks !== undefined
+      ? ((await options.tasks?.(hello.tasks)) ?? {
+          error: helloError(new MoorError('TASKS_UNAVAILABLE', 'this daemon serves no tasks')),
+        })
+      : undefined;
+  const sessions =
+    hello.control === 'sessions' && hello.sessions !== undefined
+      ? ((await options.sessions?.(hello.sessions)) ?? {
+          error: helloError(new MoorError('SESSION_NOT_FOUND', 'this daemon keeps no sessions')),
+        })
+      : undefined;
+  const reply: HelloReply = {
+    moor: HELLO_VERSION,
+    ok: true,
+    incarnation: options.incarnation,
+    ...(hello.control === 'status' ? { status: server.status() } : {}),
+    ...(tasks !== undefined ? { tasks } : {}),
+    ...(sessions !== undefined ? { sessions } : {}),
+  };
+  socket.end(`${JSON.stringify(reply)}\n`);
+  if (hello.control === 'stop') {
+    options.log.info('stop requested over the socket');
+    options.onStopRequested();
+  }
+}
+
+/** Refuses a hello (session or control) with `refusal`'s code and ends the connection. */
+export function replyAndClose(socket: net.Socket, refusal: MoorError, log: Logger): void {
+  const reply: HelloReply = { moor: HELLO_VERSION, ok: false, error: helloError(refusal) };
+  log.info({ code: refusal.code }, `refused a socket hello: ${refusal.message}`);
+  socket.end(`${JSON.stringify(reply)}\n`);
+}
+
+/** Only a newer moor may take over; an older or equal one is told so and keeps using this daemon. */
+function answerHandoff(socket: net.Socket, version: string, options: ControlHelloOptions): void {
+  const own = options.incarnation.version;
+  const newer = compareVersions(version, own);
+  if (newer === undefined || newer <= 0 || !options.onHandoffRequested) {
+    replyAndClose(
+      socket,
+      new MoorError('HANDOFF_REFUSED', `moor ${version} is not newer than this daemon (${own})`),
+      options.log,
+    );
+    return;
+  }
+  const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: options.incarnation };
+  socket.end(`${JSON.stringify(reply)}\n`);
+  options.onHandoffRequested(version);
+}
+
+async function answerMetrics(socket: net.Socket, options: ControlHelloOptions): Promise<void> {
+  const { metrics } = options;
+  let answer: NonNullable<Extract<HelloReply, { ok: true }>['metrics']>;
+  if (metrics === undefined) {
+    answer = {
+      error: helloError(
+        new MoorError('METRICS_OFF', 'this daemon runs without metrics (started with MOOR_METRICS=0)'),
+      ),
+    };
+  } else {
+    try {
+      answer = { text: await metrics() };
+    } catch (error) {
+      options.log.error({ err: error }, 'collecting metrics failed');
+      answer = {
+        error: helloError(new MoorError('INTERNAL', 'collecting metrics failed; the log has the details')),
+      };
+    }
+  }
+  const reply: HelloReply = {
+    moor: HELLO_VERSION,
+    ok: true,
+    incarnation: options.incarnation,
+    metrics: answer,
+  };
+  socket.end(`${JSON.stringify(reply)}\n`);
+}
