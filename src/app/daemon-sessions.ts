@@ -176,6 +176,7 @@ export class DaemonSessions {
     sessionKey: string,
     fallback?: Fallback,
     ready: () => Promise<void> = async () => {},
+    hold?: () => () => void,
   ): Binding {
     const manager = this.manager;
     const noWorkspace = (): never => {
@@ -183,6 +184,7 @@ export class DaemonSessions {
     };
     return {
       sessionKey,
+      ...(hold === undefined ? {} : { hold }),
       get workspaceRoot(): string {
         return noWorkspace();
       },
@@ -254,10 +256,42 @@ export class DaemonSessions {
    * starts, when the store does not know it, with `initial` active.
    */
   httpBinding(sessionKey: string, initial: RoomKey, fallback?: Fallback): Binding {
-    return this.sessionBinding(sessionKey, fallback, async () => {
-      await this.#attachHttp(sessionKey, initial);
-      await this.manager.ensureStarted(sessionKey, initial);
-    });
+    return this.sessionBinding(
+      sessionKey,
+      fallback,
+      async () => {
+        await this.#attachHttp(sessionKey, initial);
+        await this.manager.ensureStarted(sessionKey, initial);
+      },
+      () => this.#holdForStream(sessionKey, initial, fallback),
+    );
+  }
+
+  /**
+   * A listen stream outlives the request that opened it: while it is open the
+   * session stays attached (its rooms loaded and watched), and so does the
+   * room Moor-Workspace named for it. Returns the release.
+   */
+  #holdForStream(sessionKey: string, initial: RoomKey, fallback?: Fallback): () => void {
+    let released = false;
+    let release: (() => void) | undefined;
+    this.manager
+      .attach(sessionKey, initial)
+      .then((attachment) => {
+        if (released) attachment.release();
+        else release = () => attachment.release();
+      })
+      .catch((error: unknown) => this.#options.onError(error, 'holding a session for its listen stream'));
+    const lease =
+      fallback === undefined
+        ? undefined
+        : this.#options.rooms.acquire({ root: fallback.root, decisions: undefined });
+    return () => {
+      if (released) return;
+      released = true;
+      release?.();
+      lease?.release();
+    };
   }
 
   #attachHttp(sessionKey: string, initial: RoomKey): Promise<void> {

@@ -17,6 +17,8 @@ export interface Binding {
   readonly rooms?: readonly string[];
   /** True when `rooms` changes while the binding lives (a session's): listeners ask it at each event. */
   readonly roomsChange?: boolean;
+  /** Keeps what the binding serves loaded while a long-lived stream is open; returns the release. */
+  hold?(): () => void;
   /** The pack's state for this workspace, opened on first use. */
   stateOf<S>(pack: Pack<S>): S;
   /**

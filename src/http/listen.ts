@@ -72,8 +72,10 @@ export class HttpListens {
     const { router, budget, offer, serverInfo, keepAliveMs, log } = this.#options;
     let keepAlive: NodeJS.Timeout | undefined;
     let stream: ListenStream;
+    let release: (() => void) | undefined;
     try {
       this.#options.prepare?.(binding);
+      release = binding.hold?.();
       stream = openListen({
         request,
         offer,
@@ -85,12 +87,14 @@ export class HttpListens {
           if (!res.writableEnded) res.write(sseFrame(JSON.stringify(message)));
         },
         onClosed: () => {
+          release?.();
           this.#open.delete(stream);
           if (keepAlive !== undefined) clearInterval(keepAlive);
           if (!res.writableEnded) res.end();
         },
       });
     } catch (error) {
+      release?.();
       const refusal =
         error instanceof MoorError
           ? error
