@@ -338,6 +338,7 @@ async function composeDaemon(
         },
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),
+        logRequests: logger.isLevelEnabled('debug'),
       });
       logger.info({ url: http.url }, `serving HTTP on ${http.url}`);
     },

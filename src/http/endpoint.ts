@@ -56,6 +56,8 @@ export interface HttpEndpointOptions extends Binder {
   /** Protocol extensions on the SDK path (e.g. durable tasks). */
   readonly extensions?: readonly HostExtension[];
   readonly log: HttpLog;
+  /** Log every answered request at debug (`--log-level debug`); off, the hot path builds no log line. */
+  readonly logRequests?: boolean;
   /** The lean path for hot methods (default true); false sends everything to the SDK handler. */
   readonly lean?: boolean;
   /** SSE keep-alive comment interval (default 15 000 ms, the SDK's); 0 disables. */
@@ -174,6 +176,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     }),
     lean,
     log,
+    logRequests: options.logRequests === true,
     ...(options.onRoute !== undefined ? { onRoute: options.onRoute } : {}),
     observer: options.observer,
   });

@@ -32,6 +32,8 @@ export interface ExchangeOptions {
   /** The lean path, or undefined when it is off. */
   readonly lean: LeanPath | undefined;
   readonly log: HttpLog;
+  /** Log each answered request at debug (built only when asked for: it is the hot path). */
+  readonly logRequests?: boolean;
   /** moor's own listen streams (well-formed 2026-07-28 subscriptions/listen). */
   readonly listens?: HttpListens;
   readonly onRoute?: (route: 'lean' | 'sdk', method: string | undefined) => void;
@@ -45,6 +47,7 @@ export class Exchanges {
   readonly #sdk: NodeMcpRequestHandler;
   readonly #lean: LeanPath | undefined;
   readonly #log: HttpLog;
+  readonly #logRequests: boolean;
   readonly #listens: HttpListens | undefined;
   readonly #onRoute: ExchangeOptions['onRoute'];
   readonly #observer: RequestObserver | undefined;
@@ -55,6 +58,7 @@ export class Exchanges {
     this.#sdk = options.sdk;
     this.#lean = options.lean;
     this.#log = options.log;
+    this.#logRequests = options.logRequests === true;
     this.#listens = options.listens;
     this.#onRoute = options.onRoute;
     this.#observer = options.observer;
@@ -156,7 +160,7 @@ export class Exchanges {
   #ended(exchange: Exchange): void {
     this.#live.delete(exchange);
     const { method, id, trace, listen } = exchange.request;
-    if (!listen && exchange.res.writableFinished) {
+    if (this.#logRequests && !listen && exchange.res.writableFinished) {
       // Answered requests are logged at debug, as on the socket.
       const ms = Math.round((performance.now() - exchange.started) * 1000) / 1000;
       this.#log('debug', withTrace(`http: ${method ?? 'request'} ok`, trace), { method, id, ms });

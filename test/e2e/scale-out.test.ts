@@ -15,13 +15,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { GetTaskResultV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
+import {
+  GetTaskResultV2Schema,
+  TaskStatusNotificationV2Schema,
+} from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script, no types
 import { startCluster } from '../../scripts/cluster.mjs';
+import { openListenStream } from '../helpers/listen-stream.js';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
 import { dropSchemas, pgUrl, schemaUrl } from '../helpers/pg.js';
 import type { EraMode } from '../helpers/sdk-client.js';
+import { until as untilTrue } from '../helpers/until.js';
 import { authHeaders, rememberToken, rpc, until } from '../tasks/daemon-helpers.js';
 
 interface ClusterDaemon {
@@ -176,6 +181,23 @@ describe.skipIf(server === null)('scale-out behind HAProxy on PostgreSQL', () =>
     expect(after.active).toBeNull();
     expect(after.lastDrop?.reason).toBe('disconnected');
     fs.rmSync(other, { recursive: true, force: true });
+  }, 30_000);
+
+  it('a listen stream on one daemon hears the status of a task that runs on the other', async () => {
+    const [a, b] = shared.daemons as [ClusterDaemon, ClusterDaemon];
+    const taskId = await createTask(a.url, { seconds: 0.3, label: 'heard-on-b' });
+    const onB = await openListenStream(b.url, { taskIds: [taskId] }, SESSION, {
+      headers: authHeaders(b.url),
+    });
+    try {
+      const statusOf = (f: Record<string, unknown>) => (f.params as { status?: string } | undefined)?.status;
+      await untilTrue(() => onB.frames.some((f) => statusOf(f) === 'completed'), 15_000);
+      const pushed = onB.frames.filter((f) => f.method === 'notifications/tasks');
+      for (const frame of pushed) expect(() => TaskStatusNotificationV2Schema.parse(frame)).not.toThrow();
+      expect(pushed.at(-1)?.params).toMatchObject({ taskId, status: 'completed' });
+    } finally {
+      onB.close();
+    }
   }, 30_000);
 
   it('a task created on one daemon is polled and cancelled through the other: the cancel reaches its work', async () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TaskStatusNotificationV2Schema } from '@modelcontextprotocol/ext-tasks/core/v2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ListenStreamFrames, openListenStream } from '../helpers/listen-stream.js';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
 import { until as untilTrue } from '../helpers/until.js';
 import {
@@ -17,74 +18,23 @@ import {
   removeStateDirs,
   rpc,
   startDaemon,
-  TASKS,
   tempState,
   until,
 } from '../tasks/daemon-helpers.js';
 
-const MODERN = '2026-07-28';
+const _MODERN = '2026-07-28';
 const OWNER = 'tasks-e2e-session';
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 let daemon: Daemon;
 let state: string;
 
-/** A raw listen stream: its parsed frames as they arrive. */
-async function listen(
+/** A raw listen stream on this file's daemon. */
+function listen(
   filter: Record<string, unknown>,
   session: string,
   declare = true,
-): Promise<{ status: number; frames: Array<Record<string, unknown>>; body?: unknown; close(): void }> {
-  const controller = new AbortController();
-  const response = await fetch(daemon.url, {
-    method: 'POST',
-    signal: controller.signal,
-    headers: {
-      ...authHeaders(daemon.url),
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'subscriptions/listen',
-      'moor-session': session,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: `listen-${session}`,
-      method: 'subscriptions/listen',
-      params: {
-        notifications: filter,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': declare ? { extensions: { [TASKS]: {} } } : {},
-        },
-      },
-    }),
-  });
-  const frames: Array<Record<string, unknown>> = [];
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    return { status: response.status, frames, body: await response.json(), close: () => {} };
-  }
-  void (async () => {
-    const decoder = new TextDecoder();
-    let buffered = '';
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffered += decoder.decode(chunk, { stream: true });
-        let end = buffered.indexOf('\n\n');
-        while (end >= 0) {
-          const data = buffered
-            .slice(0, end)
-            .split('\n')
-            .find((l) => l.startsWith('data: '));
-          if (data !== undefined) frames.push(JSON.parse(data.slice(6)));
-          buffered = buffered.slice(end + 2);
-          end = buffered.indexOf('\n\n');
-        }
-      }
-    } catch {
-      // aborted by close()
-    }
-  })();
-  return { status: response.status, frames, close: () => controller.abort() };
+): Promise<ListenStreamFrames> {
+  return openListenStream(daemon.url, filter, session, { declare, headers: authHeaders(daemon.url) });
 }
 
 beforeAll(async () => {
