@@ -6,7 +6,8 @@
 import type { Command } from 'commander';
 import { askDaemonSessions } from '../app/sessions-control.js';
 import type { SessionSummary, SessionsControlRequest, SessionWorkspace } from '../protocol/hello.js';
-import { complain, fail, say } from './output.js';
+import { replyToShow } from './control-reply.js';
+import { fail, say } from './output.js';
 
 interface SessionsOptions {
   readonly json?: boolean;
@@ -45,20 +46,12 @@ function table(sessions: readonly SessionSummary[]): void {
 }
 
 async function run(request: SessionsControlRequest, options: SessionsOptions): Promise<void> {
-  const answer = await askDaemonSessions(request);
-  if (!answer.running) {
-    if (options.json) say(JSON.stringify({ running: false, socket: answer.socket }));
-    else complain(`the daemon is not running (socket ${answer.socket}); start it to see its sessions`);
-    process.exitCode = 3;
-    return;
-  }
-  const { reply } = answer;
-  if (reply.error) {
-    if (options.json) say(JSON.stringify({ error: reply.error }, null, 2));
-    else complain(reply.error.message);
-    process.exitCode = 1;
-    return;
-  }
+  const reply = replyToShow(
+    await askDaemonSessions(request),
+    options.json === true,
+    'start it to see its sessions',
+  );
+  if (reply === undefined) return;
   const sessions = reply.sessions ?? [];
   if (options.json) {
     const one = sessions[0] ?? null;

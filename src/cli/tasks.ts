@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { askDaemonTasks } from '../app/tasks-control.js';
 import type { TasksControlRequest } from '../protocol/hello.js';
-import { complain, fail, say } from './output.js';
+import { replyToShow } from './control-reply.js';
+import { fail, say } from './output.js';
 
 interface TasksOptions {
   readonly session?: string;
@@ -52,20 +53,8 @@ function detail(task: TaskView): void {
 }
 
 async function run(request: TasksControlRequest, options: TasksOptions): Promise<void> {
-  const answer = await askDaemonTasks(request);
-  if (!answer.running) {
-    if (options.json) say(JSON.stringify({ running: false, socket: answer.socket }));
-    else complain(`the daemon is not running (socket ${answer.socket}); it holds no tasks`);
-    process.exitCode = 3;
-    return;
-  }
-  const { reply } = answer;
-  if (reply.error) {
-    if (options.json) say(JSON.stringify({ error: reply.error }, null, 2));
-    else complain(reply.error.message);
-    process.exitCode = 1;
-    return;
-  }
+  const reply = replyToShow(await askDaemonTasks(request), options.json === true, 'it holds no tasks');
+  if (reply === undefined) return;
   const tasks = reply.tasks ?? [];
   if (options.json) {
     say(JSON.stringify(request.action === 'list' ? { tasks } : (tasks[0] ?? null), null, 2));

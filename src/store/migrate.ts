@@ -5,9 +5,9 @@
  * know) is refused rather than guessed at.
  */
 import type Database from 'better-sqlite3';
-import { MoorError } from '../errors.js';
 import type { Migration } from './migration.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { pendingMigrations } from './schema-versions.js';
 
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -20,18 +20,9 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
       (r) => r.version,
     ),
   );
-  const known = new Set(migrations.map((m) => m.version));
-  const unknown = [...applied].filter((v) => !known.has(v));
-  if (unknown.length > 0) {
-    throw new MoorError(
-      'STORE_SCHEMA_NEWER',
-      `the database has schema version(s) ${unknown.join(', ')} that this moor does not know; it was written by a newer moor`,
-    );
-  }
   const ran: number[] = [];
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (applied.has(migration.version)) continue;
+  for (const migration of pendingMigrations(migrations, applied)) {
     db.transaction(() => {
       migration.up(db);
       record.run(migration.version, migration.name, new Date().toISOString());

@@ -5,46 +5,24 @@
  * binding rows inside one transaction, so a crash leaves the old record or
  * the new one, never a mix; when save() returns the record is committed.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { migrate } from './migrate.js';
-import type {
-  SessionDrop,
-  SessionRecord,
-  SessionStore,
-  SessionSummary,
-  StoredBinding,
-} from './session-store.js';
+import {
+  type BindingRow,
+  bindingPositions,
+  lastDropJson,
+  type SessionRow,
+  sessionFromRows,
+} from './session-row.js';
+import type { SessionRecord, SessionStore, SessionSummary } from './session-store.js';
+import { openSqliteFile } from './sqlite-file.js';
 
 export type SqliteSessionStoreOptions =
   | { readonly db: Database.Database }
   | { readonly file: string; readonly busyTimeoutMs?: number };
 
-interface SessionRow {
-  key: string;
-  generation: number;
-  created_at: number;
-  last_used_at: number;
-  last_drop_json: string | null;
-}
-
-interface BindingRow {
-  position: number;
-  root: string;
-  decisions: string;
-  generation: number;
-  last_used_at: number;
-  decision_count: number | null;
-  problems: number | null;
-}
-
 function openFile(file: string, busyTimeoutMs: number): Database.Database {
-  if (file !== ':memory:') {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    if (!fs.existsSync(file)) fs.closeSync(fs.openSync(file, 'a', 0o600));
-  }
-  const db = new Database(file);
+  const db = openSqliteFile(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -98,12 +76,10 @@ export class SqliteSessionStore implements SessionStore {
         generation: record.generation,
         createdAt: record.createdAt,
         lastUsedAt: record.lastUsedAt,
-        lastDrop: record.lastDrop === null ? null : JSON.stringify(record.lastDrop),
+        lastDrop: lastDropJson(record),
       });
       this.#deleteBindings.run(record.key);
-      const rows: Array<[number, StoredBinding]> = record.parked.map((b, i) => [i + 1, b]);
-      if (record.active !== null) rows.unshift([0, record.active]);
-      for (const [position, binding] of rows) {
+      for (const [position, binding] of bindingPositions(record)) {
         this.#insertBinding.run({
           key: record.key,
           position,
@@ -121,17 +97,7 @@ export class SqliteSessionStore implements SessionStore {
   async load(key: string): Promise<SessionRecord | undefined> {
     const session = this.#getSession.get(key) as SessionRow | undefined;
     if (session === undefined) return undefined;
-    const bindings = this.#getBindings.all(key) as BindingRow[];
-    const active = bindings.find((b) => b.position === 0);
-    return {
-      key,
-      active: active === undefined ? null : fromRow(active),
-      parked: bindings.filter((b) => b.position > 0).map(fromRow),
-      lastDrop: session.last_drop_json === null ? null : (JSON.parse(session.last_drop_json) as SessionDrop),
-      generation: session.generation,
-      createdAt: session.created_at,
-      lastUsedAt: session.last_used_at,
-    };
+    return sessionFromRows(key, session, this.#getBindings.all(key) as BindingRow[]);
   }
 
   async save(record: SessionRecord): Promise<void> {
@@ -162,15 +128,4 @@ export class SqliteSessionStore implements SessionStore {
   close(): void {
     if (this.#ownsDb && this.db.open) this.db.close();
   }
-}
-
-function fromRow(row: BindingRow): StoredBinding {
-  return {
-    root: row.root,
-    decisions: row.decisions === '' ? null : row.decisions,
-    generation: row.generation,
-    lastUsedAt: row.last_used_at,
-    decisionCount: row.decision_count,
-    problems: row.problems,
-  };
 }

@@ -10,43 +10,22 @@
  * ('working','input_required')`): a terminal status never changes, whoever
  * writes second.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { MoorError } from '../errors.js';
 import { migrate } from './migrate.js';
+import { openSqliteFile } from './sqlite-file.js';
+import { RUNNING, type TaskRow, taskFromRow, terminalColumns } from './task-row.js';
 import {
   type NewTask,
   newTaskRecord,
   type TaskError,
   type TaskFinish,
   type TaskRecord,
-  type TaskStatus,
   type TaskStore,
   type TerminalPayload,
   type TerminalStatus,
 } from './task-store.js';
 
-interface Row {
-  id: string;
-  owner_key: string;
-  tool: string;
-  status: TaskStatus;
-  status_message: string | null;
-  created_at: number;
-  last_updated_at: number;
-  terminal_at: number | null;
-  retention_ms: number;
-  poll_interval_ms: number;
-  result_json: string | null;
-  error_json: string | null;
-  input_requests_json: string | null;
-  lease_owner: string;
-  lease_expires_at: number;
-  cancel_requested_at: number | null;
-}
-
-const RUNNING = "status IN ('working','input_required')";
 const NOT_EXPIRED = '(terminal_at IS NULL OR terminal_at + retention_ms > ?)';
 
 export interface SqliteTaskStoreOptions {
@@ -74,11 +53,7 @@ export class SqliteTaskStore implements TaskStore {
   readonly #finishMany: (finishes: readonly TaskFinish[], now: number) => boolean[];
 
   constructor(options: SqliteTaskStoreOptions) {
-    if (options.file !== ':memory:') {
-      fs.mkdirSync(path.dirname(options.file), { recursive: true, mode: 0o700 });
-      if (!fs.existsSync(options.file)) fs.closeSync(fs.openSync(options.file, 'a', 0o600));
-    }
-    this.db = new Database(options.file);
+    this.db = openSqliteFile(options.file);
     try {
       this.#configure(options);
     } catch (error) {
@@ -158,15 +133,15 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async get(id: string, now: number): Promise<TaskRecord | undefined> {
-    const row = this.#get.get(id, now) as Row | undefined;
-    return row === undefined ? undefined : fromRow(row);
+    const row = this.#get.get(id, now) as TaskRow | undefined;
+    return row === undefined ? undefined : taskFromRow(row);
   }
 
   async list(ownerKey: string | undefined, now: number): Promise<TaskRecord[]> {
     const rows = (
       ownerKey === undefined ? this.#listAll.all(now) : this.#listOwner.all(ownerKey, now)
-    ) as Row[];
-    return rows.map(fromRow);
+    ) as TaskRow[];
+    return rows.map(taskFromRow);
   }
 
   async setWorking(id: string, statusMessage: string | null | undefined, now: number): Promise<boolean> {
@@ -190,15 +165,8 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   #finishNow(id: string, status: TerminalStatus, payload: TerminalPayload, now: number): boolean {
-    const info = this.#finish.run({
-      id,
-      status,
-      keepMessage: payload.statusMessage === undefined ? 1 : 0,
-      statusMessage: payload.statusMessage ?? null,
-      result: payload.result === undefined ? null : JSON.stringify(payload.result),
-      error: payload.error === undefined ? null : JSON.stringify(payload.error),
-      now,
-    });
+    const columns = terminalColumns(payload);
+    const info = this.#finish.run({ ...columns, id, status, keepMessage: columns.keepMessage ? 1 : 0, now });
     return info.changes === 1;
   }
 
@@ -229,7 +197,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async changedSince(since: number, now: number): Promise<TaskRecord[]> {
-    return (this.#changedSince.all(since, now) as Row[]).map(fromRow);
+    return (this.#changedSince.all(since, now) as TaskRow[]).map(taskFromRow);
   }
 
   async sweep(now: number): Promise<number> {
@@ -252,28 +220,4 @@ export class SqliteTaskStore implements TaskStore {
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
-}
-
-function fromRow(row: Row): TaskRecord {
-  return {
-    id: row.id,
-    ownerKey: row.owner_key,
-    tool: row.tool,
-    status: row.status,
-    statusMessage: row.status_message,
-    createdAt: row.created_at,
-    lastUpdatedAt: row.last_updated_at,
-    terminalAt: row.terminal_at,
-    retentionMs: row.retention_ms,
-    pollIntervalMs: row.poll_interval_ms,
-    result: row.result_json === null ? null : JSON.parse(row.result_json),
-    error: row.error_json === null ? null : (JSON.parse(row.error_json) as TaskError),
-    inputRequests:
-      row.input_requests_json === null
-        ? null
-        : (JSON.parse(row.input_requests_json) as Record<string, unknown>),
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: row.lease_expires_at,
-    cancelRequestedAt: row.cancel_requested_at,
-  };
 }

@@ -20,6 +20,7 @@ import {
 } from '../daemon/harness.js';
 import { SocketClient } from '../daemon/socket-client.js';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
+import { MODERN_META } from '../helpers/raw-client.js';
 
 afterEach(cleanupAll);
 
@@ -56,13 +57,7 @@ describe('socket hello', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/list',
-      params: {
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
+      params: { _meta: MODERN_META },
     };
     // One write: the hello and the first request arrive in the same chunk.
     client.write(`${JSON.stringify(hello)}\n${JSON.stringify(request)}\n`);

@@ -10,18 +10,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio } from '../helpers/sdk-client.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { httpSuite } from '../helpers/http-suite.js';
+import { connectHttp, connectStdio } from '../helpers/sdk-client.js';
 import { until } from '../helpers/until.js';
-import {
-  authHeaders,
-  type Daemon,
-  killAll,
-  removeStateDirs,
-  startDaemon,
-  tempState,
-} from '../tasks/daemon-helpers.js';
+import { authHeaders, type Daemon, startDaemon, tempState } from '../tasks/daemon-helpers.js';
 
 const MODERN = '2026-07-28';
 
@@ -45,7 +39,9 @@ let a: string;
 let b: string;
 let state: string;
 let daemon: Daemon;
-const clients: Client[] = [];
+const clients = httpSuite(() => {
+  for (const root of [a, b]) fs.rmSync(root, { recursive: true, force: true });
+});
 
 type Seen = Array<{ method: string; params: Record<string, unknown> }>;
 
@@ -60,21 +56,11 @@ function record(client: Client): Seen {
 }
 
 async function httpClient(root: string): Promise<Client> {
-  const client = new Client(
-    { name: 'moor-events-e2e', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: MODERN } } },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(daemon.url), {
-      requestInit: {
-        headers: {
-          ...authHeaders(daemon.url),
-          'moor-workspace': root,
-          'moor-session': `events-${path.basename(root)}`,
-        },
-      },
-    }),
-  );
+  const client = await connectHttp('modern', daemon.url, {
+    ...authHeaders(daemon.url),
+    'moor-workspace': root,
+    'moor-session': `events-${path.basename(root)}`,
+  });
   clients.push(client);
   return client;
 }
@@ -91,16 +77,6 @@ beforeAll(async () => {
   state = tempState('moor-events-e2e-');
   daemon = await startDaemon(state, ['-w', a, '--log-level', 'debug', '--listen-max-memberships', '300']);
 }, 20_000);
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-});
-
-afterAll(async () => {
-  await killAll();
-  removeStateDirs();
-  for (const root of [a, b]) fs.rmSync(root, { recursive: true, force: true });
-});
 
 describe('decision changes over HTTP listen streams', () => {
   it('reach the streams of the workspace that changed, and only those; added files list-change', async () => {

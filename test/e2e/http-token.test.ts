@@ -11,6 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupAll, control, exitOf, makeState, startDaemon, type TestState } from '../daemon/harness.js';
 import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
+import { MODERN_META } from '../helpers/raw-client.js';
 
 afterEach(cleanupAll);
 
@@ -18,13 +19,7 @@ const LIST = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'tools/list',
-  params: {
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': {},
-    },
-  },
+  params: { _meta: MODERN_META },
 });
 
 function post(url: string, headers: Record<string, string> = {}): Promise<Response> {

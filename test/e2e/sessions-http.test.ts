@@ -9,92 +9,43 @@
  * when both are sent. Then the operators' view: `moor daemon status` and
  * `moor sessions list|show|drop` over the same daemon.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeState, runCli } from '../daemon/harness.js';
-import { E2E_WORKSPACE } from '../helpers/paths.js';
+import { httpSuite } from '../helpers/http-suite.js';
+import { connectHttp } from '../helpers/sdk-client.js';
 import {
-  authHeaders,
-  type Daemon,
-  killAll,
-  removeStateDirs,
-  startDaemon,
-  tempState,
-} from '../tasks/daemon-helpers.js';
+  expectStrangerThenEviction,
+  noWorkspaceActive,
+  toolText as text,
+  listWorkspaces as workspaces,
+} from '../helpers/session-tools.js';
+import { WorkspaceCopies } from '../helpers/workspace-copies.js';
+import { authHeaders, type Daemon, startDaemon, tempState } from '../tasks/daemon-helpers.js';
 
 type Mode = 'legacy' | 'modern';
-const copies: string[] = [];
-const clients: Client[] = [];
+const copies = new WorkspaceCopies('moor-session-http-');
+const clients = httpSuite(() => copies.removeAll());
 let state: string;
 let daemon: Daemon;
 let a: string;
 let b: string;
 let c: string;
 
-/** A copy of the e2e repository; `without` drops decisions so the workspaces can be told apart. */
-function workspaceCopy(...without: string[]): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'moor-session-http-')));
-  copies.push(dir);
-  fs.cpSync(E2E_WORKSPACE, dir, { recursive: true });
-  for (const file of without) fs.rmSync(path.join(dir, 'docs/decisions', file));
-  return dir;
-}
-
 beforeAll(async () => {
-  a = workspaceCopy();
-  b = workspaceCopy('0003-use-sqlite-for-storage.md');
-  c = workspaceCopy();
+  // b lacks decision 3, so the workspaces can be told apart.
+  a = copies.copy();
+  b = copies.copy('0003-use-sqlite-for-storage.md');
+  c = copies.copy();
   state = tempState('moor-sessions-http-');
   daemon = await startDaemon(state, ['-w', a, '--max-parked', '1']);
 }, 20_000);
 
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-});
-
-afterAll(async () => {
-  await killAll();
-  removeStateDirs();
-  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 async function connect(mode: Mode, headers: Record<string, string>): Promise<Client> {
-  const client = new Client(
-    { name: 'moor-sessions-http-e2e', version: '1.0.0' },
-    { versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(daemon.url), {
-      requestInit: { headers: { ...authHeaders(daemon.url), ...headers } },
-    }),
-  );
-  expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'modern' ? '2026-07-28' : '2025-11-25');
+  const client = await connectHttp(mode, daemon.url, { ...authHeaders(daemon.url), ...headers });
   clients.push(client);
+  expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'modern' ? '2026-07-28' : '2025-11-25');
   return client;
-}
-
-type Result = Awaited<ReturnType<Client['callTool']>>;
-
-function text(result: Result): string {
-  const [first] = result.content as Array<{ type: string; text: string }>;
-  return first?.text ?? '';
-}
-
-async function workspaces(client: Client, meta?: Record<string, unknown>) {
-  const result = await client.callTool({
-    name: 'list_workspaces',
-    arguments: {},
-    ...(meta ? { _meta: meta } : {}),
-  });
-  expect(result.isError, text(result)).toBeFalsy();
-  const list = result.structuredContent as {
-    active: { root: string } | null;
-    parked: Array<{ root: string }>;
-  };
-  return { active: list.active?.root ?? null, parked: list.parked.map((p) => p.root) };
 }
 
 /** get_decision 3 succeeds in a and c and fails in b (b has no decision 3). */
@@ -127,33 +78,15 @@ describe.each(['legacy', 'modern'] as const)('sessions over HTTP, %s', (mode) =>
     expect(await hasDecision3(pinned)).toBe(true);
     expect(await workspaces(pinned)).toEqual({ active: b, parked: [a] });
 
-    const stranger = await client.callTool({
-      name: 'list_superseded',
-      arguments: { workspace: '/nowhere/at/all' },
-    });
-    expect(stranger.isError).toBe(true);
-    expect(text(stranger)).toBe(
-      'Workspace /nowhere/at/all: it is not connected to this session. Call connect_workspace with path "/nowhere/at/all" first. ' +
-        `Connected: ${b}, ${a}.`,
-    );
-
     // One parked at most: connecting c evicts a, the least recently used.
-    await client.callTool({ name: 'connect_workspace', arguments: { path: c } });
-    expect(await workspaces(client)).toEqual({ active: c, parked: [b] });
-    const evicted = await client.callTool({ name: 'list_superseded', arguments: { workspace: a } });
-    expect(evicted.isError).toBe(true);
-    expect(text(evicted)).toBe(
-      `Workspace ${a}: ${a} was evicted: more than 1 parked. Call connect_workspace with path "${a}" to load it again. Connected: ${c}, ${b}.`,
-    );
+    await expectStrangerThenEviction(client, { a, b, c });
 
     const gone = await client.callTool({ name: 'disconnect_workspace', arguments: {} });
     expect(gone.isError).toBeFalsy();
     expect(gone.structuredContent).toMatchObject({ disconnected: { root: c }, active: null });
     const none = await client.callTool({ name: 'list_superseded', arguments: {} });
     expect(none.isError).toBe(true);
-    expect(text(none)).toBe(
-      `No workspace is active: ${c} was disconnected. Call connect_workspace with the path of the workspace to work in. Parked: ${b}.`,
-    );
+    expect(text(none)).toBe(noWorkspaceActive(c, b));
     // The parked one still answers by name.
     expect(await hasDecision3(client, b)).toBe(false);
     const parkedCall = await client.callTool({ name: 'list_superseded', arguments: { workspace: b } });

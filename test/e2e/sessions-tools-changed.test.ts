@@ -8,54 +8,30 @@
  * room event both streams hear (what proves B's stream got nothing before).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_WORKSPACE } from '../helpers/paths.js';
-import { connectStdio } from '../helpers/sdk-client.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { httpSuite } from '../helpers/http-suite.js';
+import { connectHttp, connectStdio } from '../helpers/sdk-client.js';
 import { until } from '../helpers/until.js';
-import {
-  authHeaders,
-  type Daemon,
-  killAll,
-  removeStateDirs,
-  startDaemon,
-  tempState,
-} from '../tasks/daemon-helpers.js';
+import { WorkspaceCopies } from '../helpers/workspace-copies.js';
+import { authHeaders, type Daemon, startDaemon, tempState } from '../tasks/daemon-helpers.js';
 
 const TOOLS_CHANGED = 'notifications/tools/list_changed';
 const RESOURCES_CHANGED = 'notifications/resources/list_changed';
-const copies: string[] = [];
-const clients: Client[] = [];
+const copies = new WorkspaceCopies('moor-tools-changed-');
+const clients = httpSuite(() => copies.removeAll());
 let state: string;
 let daemon: Daemon;
 let writable: string;
 let readOnly: string;
 
-function workspaceCopy(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'moor-tools-changed-')));
-  copies.push(dir);
-  fs.cpSync(E2E_WORKSPACE, dir, { recursive: true });
-  return dir;
-}
-
 beforeAll(async () => {
-  writable = workspaceCopy();
-  readOnly = workspaceCopy();
+  writable = copies.copy();
+  readOnly = copies.copy();
   state = tempState('moor-tools-changed-');
   daemon = await startDaemon(state, ['-w', writable, '--allow-writes', writable]);
 }, 20_000);
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => {});
-});
-
-afterAll(async () => {
-  await killAll();
-  removeStateDirs();
-  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 function record(client: Client): string[] {
   const seen: string[] = [];
@@ -99,15 +75,10 @@ describe('a switch tells only its own session that its tools changed', () => {
 
   it('modern, over HTTP listen streams: on A’s stream, not on B’s', async () => {
     const http = async (session: string) => {
-      const client = new Client(
-        { name: 'moor-tools-changed-e2e', version: '1.0.0' },
-        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-      );
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(daemon.url), {
-          requestInit: { headers: { ...authHeaders(daemon.url), 'moor-session': session } },
-        }),
-      );
+      const client = await connectHttp('modern', daemon.url, {
+        ...authHeaders(daemon.url),
+        'moor-session': session,
+      });
       clients.push(client);
       // A first call begins the session in the daemon default (the writable workspace) and loads its room.
       expect((await client.callTool({ name: 'list_superseded', arguments: {} })).isError).toBeFalsy();

@@ -5,49 +5,32 @@
  * used past `--max-parked`, disconnect, and the exact error after each
  * drop; then a kill -9 of the daemon between a switch and the next call.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanupAll, makeState, startDaemon, waitFor } from '../daemon/harness.js';
-import { E2E_WORKSPACE } from '../helpers/paths.js';
 import { connectStdio, type EraMode } from '../helpers/sdk-client.js';
+import {
+  expectStrangerThenEviction,
+  noWorkspaceActive,
+  toolText as text,
+  listWorkspaces as workspaces,
+} from '../helpers/session-tools.js';
+import { WorkspaceCopies } from '../helpers/workspace-copies.js';
 
-const copies: string[] = [];
+const copies = new WorkspaceCopies('moor-session-ws-');
 const clients: Client[] = [];
-
-function workspaceCopy(): string {
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'moor-session-ws-')));
-  copies.push(dir);
-  fs.cpSync(E2E_WORKSPACE, dir, { recursive: true });
-  return dir;
-}
+const workspaceCopy = () => copies.copy();
 
 afterAll(async () => {
   for (const client of clients) await client.close().catch(() => {});
   await cleanupAll();
-  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+  copies.removeAll();
 });
 
 async function proxy(mode: EraMode, stateDir: string, workspace: string): Promise<Client> {
   const client = await connectStdio(mode, ['stdio', '--workspace', workspace], { MOOR_STATE_DIR: stateDir });
   clients.push(client);
   return client;
-}
-
-function text(result: Awaited<ReturnType<Client['callTool']>>): string {
-  const [first] = result.content as Array<{ type: string; text: string }>;
-  return first?.text ?? '';
-}
-
-async function workspaces(client: Client) {
-  const result = await client.callTool({ name: 'list_workspaces', arguments: {} });
-  const list = result.structuredContent as {
-    active: { root: string } | null;
-    parked: Array<{ root: string }>;
-  };
-  return { active: list.active?.root ?? null, parked: list.parked.map((b) => b.root) };
 }
 
 describe.each(['legacy', 'modern'] as const)('sessions through moor stdio, %s', (mode) => {
@@ -76,32 +59,14 @@ describe.each(['legacy', 'modern'] as const)('sessions through moor stdio, %s', 
     const read = await client.readResource({ uri: parkedUri });
     expect(read.contents[0]?.uri).toBe(parkedUri);
 
-    const stranger = await client.callTool({
-      name: 'list_superseded',
-      arguments: { workspace: '/nowhere/at/all' },
-    });
-    expect(stranger.isError).toBe(true);
-    expect(text(stranger)).toBe(
-      'Workspace /nowhere/at/all: it is not connected to this session. Call connect_workspace with path "/nowhere/at/all" first. ' +
-        `Connected: ${b}, ${a}.`,
-    );
-
     // One parked at most: connecting c evicts a.
-    await client.callTool({ name: 'connect_workspace', arguments: { path: c } });
-    expect(await workspaces(client)).toEqual({ active: c, parked: [b] });
-    const evicted = await client.callTool({ name: 'list_superseded', arguments: { workspace: a } });
-    expect(evicted.isError).toBe(true);
-    expect(text(evicted)).toBe(
-      `Workspace ${a}: ${a} was evicted: more than 1 parked. Call connect_workspace with path "${a}" to load it again. Connected: ${c}, ${b}.`,
-    );
+    await expectStrangerThenEviction(client, { a, b, c });
 
     const gone = await client.callTool({ name: 'disconnect_workspace', arguments: {} });
     expect(gone.isError).toBeUndefined();
     const none = await client.callTool({ name: 'list_superseded', arguments: {} });
     expect(none.isError).toBe(true);
-    expect(text(none)).toBe(
-      `No workspace is active: ${c} was disconnected. Call connect_workspace with the path of the workspace to work in. Parked: ${b}.`,
-    );
+    expect(text(none)).toBe(noWorkspaceActive(c, b));
     // The parked one still answers by name.
     const stillParked = await client.callTool({ name: 'list_superseded', arguments: { workspace: b } });
     expect(stillParked.isError).toBeUndefined();

@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE } from '../helpers/paths.js';
 import { connectStdio, ERA_MODES, type EraMode } from '../helpers/sdk-client.js';
+import { DECISIONS_DAEMON_TOOLS } from '../helpers/served-tools.js';
 
 const ARGS = ['stdio', '--direct', '--workspace', E2E_WORKSPACE];
 
@@ -67,16 +68,7 @@ describe('tools/list', () => {
   it('lists the five decisions tools and the three workspace tools in lexicographic order on every era', async () => {
     for (const mode of ERA_MODES) {
       const { tools } = await client(mode).listTools();
-      expect(tools.map((t) => t.name)).toEqual([
-        'check_decisions',
-        'connect_workspace',
-        'disconnect_workspace',
-        'get_decision',
-        'get_decision_context',
-        'list_superseded',
-        'list_workspaces',
-        'search_decisions',
-      ]);
+      expect(tools.map((t) => t.name)).toEqual(DECISIONS_DAEMON_TOOLS);
     }
   });
 

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
+import { DECISIONS_DAEMON_TOOLS } from '../helpers/served-tools.js';
 
 let raw: RawClient | undefined;
 
@@ -79,16 +80,9 @@ describe('framing', () => {
     client.notify('notifications/initialized');
     const list = await client.request('tools/list');
     expect(list.result).not.toHaveProperty('ttlMs');
-    expect((list.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name)).toEqual([
-      'check_decisions',
-      'connect_workspace',
-      'disconnect_workspace',
-      'get_decision',
-      'get_decision_context',
-      'list_superseded',
-      'list_workspaces',
-      'search_decisions',
-    ]);
+    expect((list.result?.tools as Array<{ name: string }> | undefined)?.map((t) => t.name)).toEqual(
+      DECISIONS_DAEMON_TOOLS,
+    );
   });
 
   it('stdin EOF ends the process with exit 0 and nothing but protocol on stdout', async () => {

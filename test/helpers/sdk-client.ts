@@ -2,7 +2,7 @@
  * Connects the official SDK client to a spawned `moor` process in one of the
  * three negotiation modes a real client uses.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { MOOR_BIN } from './paths.js';
 
@@ -25,5 +25,22 @@ export async function connectStdio(
     env: { ...(process.env as Record<string, string>), ...env },
   });
   await client.connect(transport);
+  return client;
+}
+
+/**
+ * Connects the official SDK client to a daemon's HTTP endpoint; `headers`
+ * go on every request (the bearer token, Moor-Session, Moor-Workspace).
+ */
+export async function connectHttp(
+  mode: EraMode,
+  url: string,
+  headers: Record<string, string>,
+): Promise<Client> {
+  const client = new Client(
+    { name: 'moor-e2e', version: '1.0.0' },
+    { versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : mode } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return client;
 }

@@ -143,3 +143,22 @@ export async function rejection(promise: Promise<unknown>): Promise<{ code?: str
   }
   throw new Error('expected a rejection');
 }
+
+/**
+ * Binds session `key` to `first` (its load finished), then starts a connect
+ * to `second` and waits until its load is pending: the test settles it.
+ */
+export async function boundThenLoading(
+  { manager, loader }: Harness,
+  key: string,
+  first: string,
+  second: string,
+): Promise<{ readonly second: ReturnType<Harness['manager']['connect']> }> {
+  const connected = manager.connect(key, { root: first });
+  await loader.started(first);
+  loader.finish(first);
+  await connected;
+  const pending = manager.connect(key, { root: second });
+  await loader.started(second);
+  return { second: pending };
+}

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemorySessionStore } from '../../src/store/memory-session-store.js';
 import type { SessionRecord } from '../../src/store/session-store.js';
-import { cleanupDirs, harness, makeDirs, rejection } from './helpers.js';
+import { boundThenLoading, cleanupDirs, harness, makeDirs, rejection } from './helpers.js';
 
 afterEach(cleanupDirs);
 
@@ -67,13 +67,9 @@ describe('SessionManager races', () => {
 
   it('a disconnect advances the intent: a load finishing later cannot resurrect the binding', async () => {
     const d = makeDirs('a', 'b');
-    const { manager, loader } = harness({ auto: false });
-    const a = manager.connect('s1', { root: d.a });
-    await loader.started(d.a);
-    loader.finish(d.a);
-    await a;
-    const b = manager.connect('s1', { root: d.b });
-    await loader.started(d.b);
+    const h = harness({ auto: false });
+    const { manager, loader } = h;
+    const { second: b } = await boundThenLoading(h, 's1', d.a, d.b);
     await manager.disconnect('s1');
     // A connect after the disconnect does not join the superseded load still in flight.
     const again = manager.connect('s1', { root: d.b });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ActiveChange } from '../../src/sessions/manager.js';
 import { MemorySessionStore } from '../../src/store/memory-session-store.js';
 import { DAY_MS } from '../../src/store/session-store.js';
-import { cleanupDirs, harness, makeDirs, rejection } from './helpers.js';
+import { boundThenLoading, cleanupDirs, harness, makeDirs, rejection } from './helpers.js';
 
 afterEach(cleanupDirs);
 
@@ -150,13 +150,9 @@ describe('SessionManager bindings', () => {
 
   it('a failed load leaves the installed binding alone', async () => {
     const d = makeDirs('a', 'b');
-    const { manager, loader } = harness({ auto: false });
-    const a = manager.connect('s1', { root: d.a });
-    await loader.started(d.a);
-    loader.finish(d.a);
-    await a;
-    const b = manager.connect('s1', { root: d.b });
-    await loader.started(d.b);
+    const h = harness({ auto: false });
+    const { manager, loader } = h;
+    const { second: b } = await boundThenLoading(h, 's1', d.a, d.b);
     loader.fail(d.b, new Error('corpus broken'));
     await expect(b).rejects.toThrow('corpus broken');
     expect((await manager.list('s1')).active?.root).toBe(d.a);

@@ -3,41 +3,16 @@
  * (test/store/contract): durability across reopen, its shared-connection
  * mode and migration 002.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
-import { emptySessionRecord, type SessionRecord } from '../../src/store/session-store.js';
 import { SqliteSessionStore } from '../../src/store/sqlite-session-store.js';
 import { SqliteTaskStore } from '../../src/store/sqlite-task-store.js';
+import { cleanUp, tempDb } from './contract/stores.js';
+import { sessionRecord as record } from './records.js';
 
-const dirs: string[] = [];
-function tempDb(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-sessions-'));
-  dirs.push(dir);
-  return path.join(dir, 'moor.db');
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function binding(root: string, generation: number, decisions: string | null = null) {
-  return { root, decisions, generation, lastUsedAt: 100 + generation, decisionCount: 3, problems: 0 };
-}
-
-function record(key: string, lastUsedAt = 1000): SessionRecord {
-  return {
-    ...emptySessionRecord(key, 50),
-    active: binding('/a', 3),
-    parked: [binding('/b', 2, '/b/adr'), { ...binding('/c', 1), decisionCount: null, problems: null }],
-    lastDrop: { reason: 'switched', root: '/b', decisions: '/b/adr', at: 900, rejoinTarget: '/b' },
-    generation: 3,
-    lastUsedAt,
-  };
-}
+afterEach(cleanUp);
 
 describe('SqliteSessionStore', () => {
   it('keeps sessions across a reopen', async () => {

@@ -4,32 +4,17 @@
  * migrations, 003 (leases) included.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { SqliteTaskStore } from '../../src/store/sqlite-task-store.js';
+import { cleanUp, tempDb } from './contract/stores.js';
+import { newTaskBase } from './records.js';
 
-const dirs: string[] = [];
-function tempDb(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-store-'));
-  dirs.push(dir);
-  return path.join(dir, 'moor.db');
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(cleanUp);
 
-const base = {
-  ownerKey: 'owner-key-1',
-  tool: 'slow',
-  retentionMs: 1000,
-  pollIntervalMs: 500,
-  leaseOwner: 'inc-a',
-  leaseExpiresAt: 5000,
-};
+const base = newTaskBase(5000);
 
 describe('sqlite task store', () => {
   it('is durable: a reopened store reads what the last one committed', async () => {

@@ -7,7 +7,7 @@
  * was written by a newer one and is refused.
  */
 import type pg from 'pg';
-import { MoorError } from '../../errors.js';
+import { pendingMigrations } from '../schema-versions.js';
 import type { PgMigration } from './migration.js';
 import { PG_MIGRATIONS } from './migrations/index.js';
 
@@ -29,17 +29,8 @@ export async function migratePg(
       )`);
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => r.version));
-      const known = new Set(migrations.map((m) => m.version));
-      const unknown = [...applied].filter((v) => !known.has(v));
-      if (unknown.length > 0) {
-        throw new MoorError(
-          'STORE_SCHEMA_NEWER',
-          `the database has schema version(s) ${unknown.join(', ')} that this moor does not know; it was written by a newer moor`,
-        );
-      }
       const ran: number[] = [];
-      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-        if (applied.has(migration.version)) continue;
+      for (const migration of pendingMigrations(migrations, applied)) {
         await client.query('BEGIN');
         try {
           await client.query(migration.sql);

@@ -5,30 +5,14 @@
  * sees the old record or the new one, never a mix; committed on return.
  */
 import type pg from 'pg';
-import type {
-  SessionDrop,
-  SessionRecord,
-  SessionStore,
-  SessionSummary,
-  StoredBinding,
-} from '../session-store.js';
-
-interface SessionRow {
-  generation: string;
-  created_at: string;
-  last_used_at: string;
-  last_drop_json: string | null;
-}
-
-interface BindingRow {
-  position: number;
-  root: string;
-  decisions: string;
-  generation: string;
-  last_used_at: string;
-  decision_count: number | null;
-  problems: number | null;
-}
+import {
+  type BindingRow,
+  bindingPositions,
+  lastDropJson,
+  type SessionRow,
+  sessionFromRows,
+} from '../session-row.js';
+import type { SessionRecord, SessionStore, SessionSummary } from '../session-store.js';
 
 export class PgSessionStore implements SessionStore {
   readonly #pool: pg.Pool;
@@ -46,22 +30,11 @@ export class PgSessionStore implements SessionStore {
     );
     const session = rows[0];
     if (session === undefined) return undefined;
-    const bindings = session.bindings ?? [];
-    const active = bindings.find((b) => b.position === 0);
-    return {
-      key,
-      active: active === undefined ? null : fromRow(active),
-      parked: bindings.filter((b) => b.position > 0).map(fromRow),
-      lastDrop: session.last_drop_json === null ? null : (JSON.parse(session.last_drop_json) as SessionDrop),
-      generation: Number(session.generation),
-      createdAt: Number(session.created_at),
-      lastUsedAt: Number(session.last_used_at),
-    };
+    return sessionFromRows(key, session, session.bindings ?? []);
   }
 
   async save(record: SessionRecord): Promise<void> {
-    const rows: Array<[number, StoredBinding]> = record.parked.map((b, i) => [i + 1, b]);
-    if (record.active !== null) rows.unshift([0, record.active]);
+    const rows = bindingPositions(record);
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
@@ -70,13 +43,7 @@ export class PgSessionStore implements SessionStore {
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (key) DO UPDATE SET generation = excluded.generation,
            last_used_at = excluded.last_used_at, last_drop_json = excluded.last_drop_json`,
-        [
-          record.key,
-          record.generation,
-          record.createdAt,
-          record.lastUsedAt,
-          record.lastDrop === null ? null : JSON.stringify(record.lastDrop),
-        ],
+        [record.key, record.generation, record.createdAt, record.lastUsedAt, lastDropJson(record)],
       );
       await client.query('DELETE FROM session_bindings WHERE session_key = $1', [record.key]);
       if (rows.length > 0) {
@@ -135,16 +102,4 @@ export class PgSessionStore implements SessionStore {
 
   /** The pool belongs to whoever opened it (src/store/open.ts). */
   close(): void {}
-}
-
-/** json_agg hands BIGINT columns back as JSON numbers, plain columns as strings: Number() reads both. */
-function fromRow(row: BindingRow): StoredBinding {
-  return {
-    root: row.root,
-    decisions: row.decisions === '' ? null : row.decisions,
-    generation: Number(row.generation),
-    lastUsedAt: Number(row.last_used_at),
-    decisionCount: row.decision_count,
-    problems: row.problems,
-  };
 }

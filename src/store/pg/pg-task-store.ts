@@ -8,38 +8,18 @@
  */
 import type pg from 'pg';
 import { MoorError } from '../../errors.js';
+import { RUNNING, type TaskRow, taskFromRow, terminalColumns } from '../task-row.js';
 import {
   type NewTask,
   newTaskRecord,
   type TaskError,
   type TaskFinish,
   type TaskRecord,
-  type TaskStatus,
   type TaskStore,
   type TerminalPayload,
   type TerminalStatus,
 } from '../task-store.js';
 
-interface Row {
-  id: string;
-  owner_key: string;
-  tool: string;
-  status: TaskStatus;
-  status_message: string | null;
-  created_at: string;
-  last_updated_at: string;
-  terminal_at: string | null;
-  retention_ms: string;
-  poll_interval_ms: string;
-  result_json: string | null;
-  error_json: string | null;
-  input_requests_json: string | null;
-  lease_owner: string;
-  lease_expires_at: string;
-  cancel_requested_at: string | null;
-}
-
-const RUNNING = "status IN ('working','input_required')";
 const NOT_EXPIRED = '(terminal_at IS NULL OR terminal_at + retention_ms > $NOW)';
 
 const FINISH_MANY = `UPDATE tasks AS t SET status = v.status,
@@ -88,25 +68,25 @@ export class PgTaskStore implements TaskStore {
   }
 
   async get(id: string, now: number): Promise<TaskRecord | undefined> {
-    const { rows } = await this.#pool.query<Row>(
+    const { rows } = await this.#pool.query<TaskRow>(
       `SELECT * FROM tasks WHERE id = $1 AND ${NOT_EXPIRED.replace('$NOW', '$2')}`,
       [id, now],
     );
-    return rows[0] === undefined ? undefined : fromRow(rows[0]);
+    return rows[0] === undefined ? undefined : taskFromRow(rows[0]);
   }
 
   async list(ownerKey: string | undefined, now: number): Promise<TaskRecord[]> {
     const { rows } =
       ownerKey === undefined
-        ? await this.#pool.query<Row>(
+        ? await this.#pool.query<TaskRow>(
             `SELECT * FROM tasks WHERE ${NOT_EXPIRED.replace('$NOW', '$1')} ORDER BY created_at DESC`,
             [now],
           )
-        : await this.#pool.query<Row>(
+        : await this.#pool.query<TaskRow>(
             `SELECT * FROM tasks WHERE owner_key = $1 AND ${NOT_EXPIRED.replace('$NOW', '$2')} ORDER BY created_at DESC`,
             [ownerKey, now],
           );
-    return rows.map(fromRow);
+    return rows.map(taskFromRow);
   }
 
   async setWorking(id: string, statusMessage: string | null | undefined, now: number): Promise<boolean> {
@@ -140,13 +120,14 @@ export class PgTaskStore implements TaskStore {
 
   async finishMany(finishes: readonly TaskFinish[], now: number): Promise<boolean[]> {
     if (finishes.length === 0) return [];
+    const columns = finishes.map((f) => terminalColumns(f.payload));
     const { rows } = await this.#pool.query<{ id: string }>(FINISH_MANY, [
       finishes.map((f) => f.id),
       finishes.map((f) => f.status),
-      finishes.map((f) => f.payload.statusMessage === undefined),
-      finishes.map((f) => f.payload.statusMessage ?? null),
-      finishes.map((f) => (f.payload.result === undefined ? null : JSON.stringify(f.payload.result))),
-      finishes.map((f) => (f.payload.error === undefined ? null : JSON.stringify(f.payload.error))),
+      columns.map((c) => c.keepMessage),
+      columns.map((c) => c.statusMessage),
+      columns.map((c) => c.result),
+      columns.map((c) => c.error),
       now,
     ]);
     const applied = new Set(rows.map((r) => r.id));
@@ -190,11 +171,11 @@ export class PgTaskStore implements TaskStore {
   }
 
   async changedSince(since: number, now: number): Promise<TaskRecord[]> {
-    const { rows } = await this.#pool.query<Row>(
+    const { rows } = await this.#pool.query<TaskRow>(
       `SELECT * FROM tasks WHERE last_updated_at > $1 AND ${NOT_EXPIRED.replace('$NOW', '$2')} ORDER BY last_updated_at`,
       [since, now],
     );
-    return rows.map(fromRow);
+    return rows.map(taskFromRow);
   }
 
   async sweep(now: number): Promise<number> {
@@ -207,32 +188,4 @@ export class PgTaskStore implements TaskStore {
 
   /** The pool belongs to whoever opened it (src/store/open.ts); nothing to release here. */
   async close(): Promise<void> {}
-}
-
-function numberOrNull(value: string | null): number | null {
-  return value === null ? null : Number(value);
-}
-
-function fromRow(row: Row): TaskRecord {
-  return {
-    id: row.id,
-    ownerKey: row.owner_key,
-    tool: row.tool,
-    status: row.status,
-    statusMessage: row.status_message,
-    createdAt: Number(row.created_at),
-    lastUpdatedAt: Number(row.last_updated_at),
-    terminalAt: numberOrNull(row.terminal_at),
-    retentionMs: Number(row.retention_ms),
-    pollIntervalMs: Number(row.poll_interval_ms),
-    result: row.result_json === null ? null : JSON.parse(row.result_json),
-    error: row.error_json === null ? null : (JSON.parse(row.error_json) as TaskError),
-    inputRequests:
-      row.input_requests_json === null
-        ? null
-        : (JSON.parse(row.input_requests_json) as Record<string, unknown>),
-    leaseOwner: row.lease_owner,
-    leaseExpiresAt: Number(row.lease_expires_at),
-    cancelRequestedAt: numberOrNull(row.cancel_requested_at),
-  };
 }

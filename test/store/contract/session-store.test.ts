@@ -4,26 +4,12 @@
  * in its own schema.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { emptySessionRecord, type SessionRecord } from '../../../src/store/session-store.js';
+import { emptySessionRecord } from '../../../src/store/session-store.js';
+import { binding, sessionRecord as record } from '../records.js';
 import { cleanUp, cleanUpAll, SESSION_STORES } from './stores.js';
 
 afterEach(cleanUp);
 afterAll(cleanUpAll);
-
-function binding(root: string, generation: number, decisions: string | null = null) {
-  return { root, decisions, generation, lastUsedAt: 100 + generation, decisionCount: 3, problems: 0 };
-}
-
-function record(key: string, lastUsedAt = 1000): SessionRecord {
-  return {
-    ...emptySessionRecord(key, 50),
-    active: binding('/a', 3),
-    parked: [binding('/b', 2, '/b/adr'), { ...binding('/c', 1), decisionCount: null, problems: null }],
-    lastDrop: { reason: 'switched', root: '/b', decisions: '/b/adr', at: 900, rejoinTarget: '/b' },
-    generation: 3,
-    lastUsedAt,
-  };
-}
 
 describe.each(SESSION_STORES)('%s session store', (_name, make) => {
   it('returns undefined for an unknown key', async () => {

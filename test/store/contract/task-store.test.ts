@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type TaskStore, ttlMsOf } from '../../../src/store/task-store.js';
+import { newTaskBase } from '../records.js';
 import { cleanUp, cleanUpAll, TASK_STORES } from './stores.js';
 
 function defined<T>(value: T | undefined | null): T {
@@ -16,14 +17,7 @@ function defined<T>(value: T | undefined | null): T {
 afterEach(cleanUp);
 afterAll(cleanUpAll);
 
-const base = {
-  ownerKey: 'owner-key-1',
-  tool: 'slow',
-  retentionMs: 1000,
-  pollIntervalMs: 500,
-  leaseOwner: 'inc-a',
-  leaseExpiresAt: 1_000_000,
-};
+const base = newTaskBase(1_000_000);
 
 describe.each(TASK_STORES)('%s task store', (_name, make) => {
   let store: TaskStore;
