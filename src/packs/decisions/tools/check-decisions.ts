@@ -20,8 +20,20 @@ const findingSchema = z.object({
   message: z.string(),
 });
 
+const fateSchema = z.object({
+  path: z.string(),
+  fate: z.enum(['decision', 'unreadable', 'skipped']),
+  reason: z
+    .string()
+    .nullable()
+    .describe('Why a file is unreadable or skipped (template, table of contents, …).'),
+});
+
 const output = z.object({
   decisions: z.number().int(),
+  files: z
+    .array(fateSchema)
+    .describe('Every Markdown file of the decision folder and what became of it, in path order.'),
   findings: z.array(findingSchema),
   counts: z.record(z.string(), z.number().int()),
   filesScanned: z.number().int(),
@@ -46,16 +58,32 @@ export const checkDecisions = defineTool<DecisionsState, typeof input, typeof ou
       onProgress: ({ files, folders }) =>
         ctx.progress(files, undefined, `walked ${files} files in ${folders} folders`),
     });
-    const structured = shape(report);
+    const structured = shape(report, fates(corpus));
     return { structured, text: render(structured) };
   },
 });
 
-function shape(report: WorkspaceCheckReport): z.infer<typeof output> {
+type Fate = z.infer<typeof fateSchema>;
+
+/** Nothing silent: each file is a decision, unreadable (with why) or skipped (with why). */
+function fates(corpus: ReturnType<typeof corpusOf>): Fate[] {
+  const byPath = new Map<string, Fate>();
+  for (const d of corpus.decisions) byPath.set(d.path, { path: d.path, fate: 'decision', reason: null });
+  for (const s of corpus.skipped) byPath.set(s.path, { path: s.path, fate: 'skipped', reason: s.reason });
+  for (const p of corpus.problems) {
+    if (byPath.has(p.path) || p.kind === 'no-decisions') continue;
+    const fate = p.kind === 'skipped' ? 'skipped' : 'unreadable';
+    byPath.set(p.path, { path: p.path, fate, reason: p.message });
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof output> {
   const counts: Record<string, number> = {};
   for (const f of report.findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
   return {
     decisions: report.decisions,
+    files,
     findings: report.findings.map((f) => ({ path: f.path, line: f.line, kind: f.kind, message: f.message })),
     counts,
     filesScanned: report.filesScanned,
@@ -66,11 +94,19 @@ function shape(report: WorkspaceCheckReport): z.infer<typeof output> {
 
 function render(result: z.infer<typeof output>): string {
   const walked = `${result.globsChecked} governed paths checked against ${result.filesScanned} files`;
-  if (result.findings.length === 0) return `${result.decisions} decisions, no problems (${walked}).`;
+  // Skipped files are said too: a file moor does not serve is never silently absent.
+  const skipped = result.files
+    .filter((f) => f.fate === 'skipped')
+    .map((f) => `- ${f.path}: skipped (${f.reason})`);
+  const skippedNote = skipped.length === 0 ? [] : [`${skipped.length} skipped:`, ...skipped];
+  if (result.findings.length === 0)
+    return [`${result.decisions} decisions, no problems (${walked}).`, ...skippedNote].join('\n');
   const lines = result.findings.map(
     (f) => `- ${f.path}${f.line === null ? '' : `:${f.line}`}: ${f.kind}: ${f.message}`,
   );
-  return [`${result.decisions} decisions, ${result.findings.length} problems (${walked}):`, ...lines].join(
-    '\n',
-  );
+  return [
+    `${result.decisions} decisions, ${result.findings.length} problems (${walked}):`,
+    ...lines,
+    ...skippedNote,
+  ].join('\n');
 }
