@@ -46,7 +46,11 @@ describe('kill -9 of a daemon five proxies share', () => {
             return next !== undefined && next !== pid && isAlive(next) ? next : undefined;
           },
           20_000,
-        );
+        ).catch((error: unknown) => {
+          // What the proxies said is what tells a slow start from one that never came.
+          const said = clients.map((c, n) => `proxy ${n}: ${c.stderr.join(' | ') || '(nothing)'}`).join('\n');
+          throw new Error(`${(error as Error).message} (round ${round})\n${said}`);
+        });
       }
       for (const { c, list, get, number } of sent) {
         const listed = await c.response(list, 20_000);
