@@ -174,10 +174,14 @@ describe.skipIf(server === null)('scale-out behind HAProxy on PostgreSQL', () =>
     };
     expect(listed.active?.root).toBe(root);
     expect(listed.parked.map((p) => p.root)).toContain(fs.realpathSync(E2E_WORKSPACE));
-    // B disconnects it; A, which has the session cached, must see that at once.
+    // B disconnects it; A, which has the session cached, hears of it on the bus (NOTIFY, a few ms later).
     await onB.callTool({ name: 'disconnect_workspace', arguments: {} });
-    const afterOnA = await onA.callTool({ name: 'list_workspaces', arguments: {} });
-    const after = afterOnA.structuredContent as { active: unknown; lastDrop: { reason: string } | null };
+    type Listing = { active: unknown; lastDrop: { reason: string } | null };
+    const listOnA = async () =>
+      (await onA.callTool({ name: 'list_workspaces', arguments: {} })).structuredContent as Listing;
+    let after = await listOnA();
+    for (const deadline = Date.now() + 10_000; after.active !== null && Date.now() < deadline; )
+      after = await listOnA();
     expect(after.active).toBeNull();
     expect(after.lastDrop?.reason).toBe('disconnected');
     fs.rmSync(other, { recursive: true, force: true });
