@@ -55,7 +55,7 @@ describe('moor tasks', () => {
     expect(table.stdout).toContain('working');
 
     const shown = moor(state, 'get', b);
-    expect(shown.code).toBe(0);
+    expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`task ${b}`);
     expect(shown.stdout).toMatch(/status:\s+completed/);
     expect(shown.stdout).toContain('Computed after 0.1 s.');
