@@ -37,6 +37,8 @@ export function isJsonRpcId(value: unknown): value is JsonRpcId {
  * scan is exact on raw bytes.
  */
 export function nestsDeeperThan(bytes: Uint8Array, limit: number = MAX_JSON_DEPTH): boolean {
+  // Deeper than `limit` takes more than `limit` bytes of brackets: an ordinary request is never scanned.
+  if (bytes.length <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < bytes.length; i++) {
