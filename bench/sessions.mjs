@@ -88,7 +88,7 @@ async function callTool(daemon, session, name, args) {
 }
 
 async function status(stateDir) {
-  const { askDaemon } = await import('../dist/app/daemon-control.js');
+  const { askDaemon } = await import('../dist/app/control/daemon-control.js');
   const { statePaths } = await import('../dist/protocol/state-dir.js');
   return (await askDaemon(statePaths(stateDir), 'status'))?.status;
 }

@@ -3,7 +3,7 @@
  * one entry: `npm run build` bundles it into dist/bundle/cli-app.js, which
  * loads as one file instead of ~90 modules (bundle-loader.ts).
  */
-export { githubAnnotations, sarifLog } from './check-formats.js';
+export { githubAnnotations, sarifLog } from './commands/check-formats.js';
+export { callToolLocally, decisionContextForChanges } from './commands/local.js';
+export { resolveWorkspace } from './commands/options.js';
 export { IDENTITY } from './identity.js';
-export { callToolLocally, decisionContextForChanges } from './local.js';
-export { resolveWorkspace } from './options.js';

@@ -14,7 +14,7 @@ import { erasePack, type Pack } from '../host/pack.js';
 import { openResourceStates } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
-import { resolveWorkspaceRoot } from '../packs/decisions/corpus/discover.js';
+import { resolveWorkspaceRoot } from '../packs/decisions/corpus/find/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
@@ -26,20 +26,20 @@ import { sessionRequired } from '../sessions/session-errors.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
 import { createWorkspacePolicy } from '../sessions/workspace-path.js';
 import { createTasksExtension } from '../tasks/extension.js';
-import type { DaemonProcess, DaemonRunOptions } from './daemon-run-types.js';
-import { DaemonSessions, type RoomContents } from './daemon-sessions.js';
+import type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
+import { DaemonSessions, type RoomContents } from './daemon/daemon-sessions.js';
 
-export type { DaemonProcess, DaemonRunOptions } from './daemon-run-types.js';
+export type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 
-import { openDaemonTasks, tasksControl } from './daemon-tasks.js';
-import { stateDirToken } from './http-token.js';
+import { resolveWorkspace } from './commands/options.js';
+import { openDaemonTasks, tasksControl } from './daemon/daemon-tasks.js';
+import { stateDirToken } from './daemon/http-token.js';
+import { startObservability } from './daemon/observability.js';
+import { namedPacks } from './daemon/packs.js';
+import { refuseSystemFolder } from './daemon/system-folders.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
-import { startObservability } from './observability.js';
-import { resolveWorkspace } from './options.js';
-import { namedPacks } from './packs.js';
-import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status-snapshot.js';
-import { statusPageRenderer } from './status-view.js';
-import { refuseSystemFolder } from './system-folders.js';
+import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status/status-snapshot.js';
+import { statusPageRenderer } from './status/status-view.js';
 
 /**
  * Starts the daemon. A failure is thrown once, after it is in the log and,

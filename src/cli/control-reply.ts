@@ -3,7 +3,7 @@
  * nothing to show: no daemon (exit 3) or an error reply (exit 1), as text
  * or, with --json, as JSON on stdout.
  */
-import type { ControlAnswer, ControlReplyShape } from '../app/control-request.js';
+import type { ControlAnswer, ControlReplyShape } from '../app/control/control-request.js';
 import { complain, say } from './output.js';
 
 /**

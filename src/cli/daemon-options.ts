@@ -4,7 +4,7 @@
  * check is reported the way commander reports any bad option value.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { DAEMON_FLAG_SPECS, flagHelp, readFlagValue, wholeNumber } from '../app/daemon-flags.js';
+import { DAEMON_FLAG_SPECS, flagHelp, readFlagValue, wholeNumber } from '../app/daemon/daemon-flags.js';
 import type { DaemonFlagSpec } from '../protocol/daemon-flags.js';
 
 function checked<T>(read: (value: string) => T): (value: string) => T {

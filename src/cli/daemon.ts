@@ -7,11 +7,11 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { askDaemon, startDaemon, stopDaemon } from '../app/daemon-control.js';
-import { parseDaemonRunArgv } from '../app/daemon-flags.js';
+import { askDaemon, startDaemon, stopDaemon } from '../app/control/daemon-control.js';
+import { parseDaemonRunArgv } from '../app/daemon/daemon-flags.js';
+import { daemonRunOptions } from '../app/daemon/daemon-run-options.js';
+import { wireDaemonSignals } from '../app/daemon/daemon-signals.js';
 import { loadDaemonApp } from '../app/daemon-loader.js';
-import { daemonRunOptions } from '../app/daemon-run-options.js';
-import { wireDaemonSignals } from '../app/daemon-signals.js';
 import { acquireLock } from '../daemon/lock.js';
 import { ensureStateDir } from '../daemon/state.js';
 import { exitCodeOf, MoorError } from '../errors.js';

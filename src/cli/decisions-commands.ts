@@ -5,7 +5,7 @@
  * hook's `moor decisions check` loads neither commander nor the MCP SDK.
  */
 import { loadCliApp } from '../app/bundle-loader.js';
-import type { ResolvedWorkspace, WorkspaceOptions } from '../app/options.js';
+import type { ResolvedWorkspace, WorkspaceOptions } from '../app/commands/options.js';
 import { MoorError } from '../errors.js';
 import { type CommandSpec, defineCommand, type OptionSpec, parseCommandLine } from './command-table.js';
 import { fail, printToolResult } from './output.js';
@@ -177,7 +177,7 @@ const graph = defineCommand<CommonOptions & { format: 'svg' | 'dot' | 'mermaid' 
       // The layout library loads only for this command, never for the hook-speed ones.
       const [{ resolveWorkspace }, { repositoryGraph }] = await Promise.all([
         app(),
-        import('../app/decision-graph.js'),
+        import('../app/status/decision-graph.js'),
       ]);
       process.stdout.write(repositoryGraph(resolveWorkspace(options), options.format));
     } catch (error) {

@@ -1,10 +1,10 @@
 /**
  * `moor sessions list|show|drop`: the daemon's sessions, for people. A
  * session is shown by a prefix of its key and named by any prefix of it.
- * Printing only; the socket exchange is src/app/sessions-control.ts.
+ * Printing only; the socket exchange is src/app/control/sessions-control.ts.
  */
 import type { Command } from 'commander';
-import { askDaemonSessions } from '../app/sessions-control.js';
+import { askDaemonSessions } from '../app/control/sessions-control.js';
 import type { SessionSummary, SessionsControlRequest, SessionWorkspace } from '../protocol/hello.js';
 import { replyToShow } from './control-reply.js';
 import { fail, say } from './output.js';

@@ -4,7 +4,7 @@
  * fallback path); `--direct` serves in this process with no daemon.
  */
 import type { Command } from 'commander';
-import type { WorkspaceOptions } from '../app/options.js';
+import type { WorkspaceOptions } from '../app/commands/options.js';
 import { MoorError } from '../errors.js';
 import { fail } from './output.js';
 
@@ -51,8 +51,8 @@ export function registerStdio(program: Command): void {
       }
       try {
         const [{ serveDirect }, { resolveWorkspace }] = await Promise.all([
-          import('../app/direct.js'),
-          import('../app/options.js'),
+          import('../app/commands/direct.js'),
+          import('../app/commands/options.js'),
         ]);
         const log = (line: string) => process.stderr.write(`${line}\n`);
         serveDirect(resolveWorkspace(options), log, options.pack);

@@ -1,9 +1,9 @@
 /**
  * `moor tasks list|get|cancel`: the daemon's durable tasks, for people.
- * Printing only; the socket exchange is src/app/tasks-control.ts.
+ * Printing only; the socket exchange is src/app/control/tasks-control.ts.
  */
 import type { Command } from 'commander';
-import { askDaemonTasks } from '../app/tasks-control.js';
+import { askDaemonTasks } from '../app/control/tasks-control.js';
 import type { TasksControlRequest } from '../protocol/hello.js';
 import { replyToShow } from './control-reply.js';
 import { fail, say } from './output.js';

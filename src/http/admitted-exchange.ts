@@ -11,7 +11,7 @@ import type { Binding } from '../host/binding.js';
 import type { Outcome } from '../observe/labels.js';
 import type { TraceSpan } from '../observe/tracing.js';
 import type { AdmittedRequest } from './intake.js';
-import type { LeanExchange } from './lean.js';
+import type { LeanExchange } from './lean/lean-path.js';
 import { dispatchErrorBody, entryErrorBody, JSON_HEADERS, SSE_HEADERS, sendJson, sseFrame } from './wire.js';
 
 const SHUTTING_DOWN_MESSAGE =

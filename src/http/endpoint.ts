@@ -3,7 +3,7 @@
  * eras, `GET /healthz`, and a graceful close. This file is the server's
  * lifecycle — it builds the two paths, listens, answers health, and drains on
  * close; each request passes intake (intake.ts: guards, route, body,
- * admission, moor headers) and is then served as an exchange (exchange.ts).
+ * admission, moor headers) and is then served as an exchange (exchanges.ts).
  *
  * Two paths answer `/mcp`:
  * - the SDK's `createMcpHandler(factory, { legacy: 'reject' })` for modern
@@ -13,7 +13,7 @@
  *   with `toNodeHandler`, on the same cheap per-request factory as the
  *   socket (createServerFactory). They serve everything: listen streams,
  *   progress over SSE, MRTR, batches, every validation error;
- * - the lean path (lean.ts), which answers the hot methods of requests it
+ * - the lean path (lean-path.ts), which answers the hot methods of requests it
  *   fully understands with the same bytes, at a fraction of the cost.
  */
 import http, { type ServerResponse } from 'node:http';
@@ -27,10 +27,10 @@ import { openResourceStates } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import type { RequestObserver } from '../observe/observer.js';
 import type { Incarnation } from '../protocol/hello.js';
-import { Exchanges } from './exchange.js';
+import { Exchanges } from './exchanges.js';
 import { isLoopbackHost, isWildcardHost } from './guards.js';
 import { Intake, MAX_BODY, MCP_PATH, type PageHandler } from './intake.js';
-import { LeanPath } from './lean.js';
+import { LeanPath } from './lean/lean-path.js';
 import { createLegacyLeg, ResponseRoutes, withLegacyLeg } from './legacy-leg.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,

@@ -2,7 +2,7 @@
  * Small wire helpers shared by the HTTP endpoint's guards, its lean path and
  * its shutdown: JSON-RPC error bodies, header decoding, request-shape checks.
  * Everything here mirrors what the SDK's HTTP entry does, byte for byte where
- * the SDK answers the same request (see lean.ts).
+ * the SDK answers the same request (see lean-path.ts).
  */
 import type { ServerResponse } from 'node:http';
 

@@ -1,7 +1,7 @@
 /**
  * The flags of `moor daemon run` (and of `start` / `restart`, which pass them
  * on), declared once. Everything else is derived from this table: the flags'
- * type, the fast parser and commander's options (src/app/daemon-flags.ts,
+ * type, the fast parser and commander's options (src/app/daemon/daemon-flags.ts,
  * src/cli/daemon-options.ts), the help text, and the argv a starter hands to
  * a detached `run` (`daemonRunArgs`).
  *
@@ -9,7 +9,7 @@
  * load anything heavier. Numeric defaults belong to the code that applies
  * them (the admission gate, the daemon, the rooms, the task service), so this
  * table says only *that* a flag has one; `DaemonRunDefaults` names them and
- * src/app/daemon-flags.ts fills them in from their owners.
+ * src/app/daemon/daemon-flags.ts fills them in from their owners.
  */
 import path from 'node:path';
 

@@ -4,7 +4,7 @@
  */
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { parseDaemonRunArgv } from '../../src/app/daemon-flags.js';
+import { parseDaemonRunArgv } from '../../src/app/daemon/daemon-flags.js';
 import { addDaemonRunOptions } from '../../src/cli/daemon-options.js';
 import { DAEMON_RUN_FLAGS } from '../../src/protocol/daemon-flags.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Corpus } from './corpus/corpus.js';
-import { supersededWithoutSuccessor } from './corpus/relation-view.js';
+import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
 
 export interface CheckFinding {
   readonly path: string;

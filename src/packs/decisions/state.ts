@@ -7,7 +7,7 @@ import type { RoomAnnouncer } from '../../host/pack.js';
 import { type AnnounceTimer, ChangeAnnouncer } from './announce.js';
 import type { Corpus } from './corpus/corpus.js';
 import { loadCorpus } from './corpus/corpus.js';
-import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/discover.js';
+import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/find/discover.js';
 import { decisionUriOf } from './resources.js';
 
 export interface DecisionsOptions {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { InputRequest } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HostContext, ToolContext } from '../../../src/host/pack.js';
-import { parseDecision } from '../../../src/packs/decisions/corpus/parse.js';
+import { parseDecision } from '../../../src/packs/decisions/corpus/read/parse.js';
 import { createDecisionsPack } from '../../../src/packs/decisions/pack.js';
 import { type DecisionsState, openDecisions } from '../../../src/packs/decisions/state.js';
 import { draftDecision, planDraft, writeRecord } from '../../../src/packs/decisions/tools/draft-decision.js';

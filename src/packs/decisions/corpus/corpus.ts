@@ -7,22 +7,22 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../../errors.js';
-import { coldLoad } from './cold-load.js';
-import { DerivedState } from './derive.js';
-import { Governance, type GoverningAnswer } from './governs.js';
-import type { SuccessorChain } from './graph.js';
-import { isFolderIndexName, isMarkdownFile } from './identity.js';
+import { isInside, realpathOrNull, toPosix } from './find/paths.js';
+import { inspect, type ScanContext, walk } from './find/scan.js';
+import { CorpusWatcher } from './find/watch.js';
+import { coldLoad } from './load/cold-load.js';
+import { shouldSplit, WorkerShare } from './load/parallel.js';
+import { RecordStore, type RefreshStats } from './load/records.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
-import { loadNavTitles } from './nav.js';
-import { shouldSplit, WorkerShare } from './parallel.js';
-import { isInside, realpathOrNull, toPosix } from './paths.js';
-import { RecordStore, type RefreshStats } from './records.js';
-import type { ResolveResult } from './resolve.js';
-import { inspect, type ScanContext, walk } from './scan.js';
-import type { SearchOptions, SearchResult } from './search.js';
-import { CorpusWatcher } from './watch.js';
+import { isFolderIndexName, isMarkdownFile } from './read/identity.js';
+import { loadNavTitles } from './read/nav.js';
+import { DerivedState } from './resolve/derive.js';
+import { Governance, type GoverningAnswer } from './resolve/governs.js';
+import type { SuccessorChain } from './resolve/graph.js';
+import type { ResolveResult } from './resolve/resolve.js';
+import type { SearchOptions, SearchResult } from './search/search.js';
 
-export type { RefreshStats } from './records.js';
+export type { RefreshStats } from './load/records.js';
 
 export interface LoadOptions {
   readonly workspaceRoot: string;

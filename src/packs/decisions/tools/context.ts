@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../../../host/pack.js';
-import type { GoverningEntry } from '../corpus/governs.js';
-import { toWorkspaceRelative } from '../corpus/paths.js';
-import { cyclesByPath } from '../corpus/relation-view.js';
+import { toWorkspaceRelative } from '../corpus/find/paths.js';
+import type { GoverningEntry } from '../corpus/resolve/governs.js';
+import { cyclesByPath } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { decisionSummarySchema, describe, maxBytes, READ_ONLY, summarize } from './shared.js';
 

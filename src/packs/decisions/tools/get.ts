@@ -6,8 +6,8 @@ import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
 import type { Corpus } from '../corpus/corpus.js';
 import type { Decision } from '../corpus/model.js';
-import { type RelationView, relationsOf } from '../corpus/relation-view.js';
-import { unreadFilesFor } from '../corpus/unread.js';
+import { unreadFilesFor } from '../corpus/read/unread.js';
+import { type RelationView, relationsOf } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
 

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../../../host/pack.js';
-import { supersededWithoutSuccessor } from '../corpus/relation-view.js';
+import { supersededWithoutSuccessor } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { decisionSummarySchema, describe, READ_ONLY, summarize } from './shared.js';
 

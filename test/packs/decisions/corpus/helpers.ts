@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDecision } from '../../../../src/packs/decisions/corpus/parse.js';
+import { parseDecision } from '../../../../src/packs/decisions/corpus/read/parse.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../fixtures/corpora/', import.meta.url));
 export const MIXED = path.join(FIXTURES, 'mixed');

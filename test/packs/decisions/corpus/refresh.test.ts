@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Corpus, loadCorpus } from '../../../../src/packs/decisions/corpus/corpus.js';
-import { readRecord } from '../../../../src/packs/decisions/corpus/read.js';
+import { readRecord } from '../../../../src/packs/decisions/corpus/read/read.js';
 import { copyMixed } from './helpers.js';
 
 let cleanups: Array<() => void> = [];

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DateOrder, readDate } from '../../../../../src/packs/decisions/corpus/dates.js';
+import { DateOrder, readDate } from '../../../../../src/packs/decisions/corpus/read/dates.js';
 import {
   identityFromFileName,
   identityFromTitle,
   isTemplateName,
-} from '../../../../../src/packs/decisions/corpus/identity.js';
-import { extractRefs, parseRelationLine } from '../../../../../src/packs/decisions/corpus/relations.js';
-import { readStatus } from '../../../../../src/packs/decisions/corpus/status.js';
+} from '../../../../../src/packs/decisions/corpus/read/identity.js';
+import { readStatus } from '../../../../../src/packs/decisions/corpus/read/status.js';
+import {
+  extractRefs,
+  parseRelationLine,
+} from '../../../../../src/packs/decisions/corpus/resolve/relations.js';
 import { parseText } from '../helpers.js';
 
 describe('status forms', () => {

@@ -1,0 +1,79 @@
+/**
+ * One-shot, in-process answers for the CLI: the same tool handlers and
+ * renderings the MCP server uses, without a server. A command calls one or
+ * two tools, so they are looked up in the pack directly: building the
+ * catalog (every tool's wire shape and JSON Schema) and loading the SDK would
+ * cost more than the answer.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { MoorError } from '../../errors.js';
+import { Workspace } from '../../host/binding.js';
+import { erasePack } from '../../host/pack.js';
+import { runTool } from '../../host/tool-run.js';
+import { createDecisionsPack } from '../../packs/decisions/pack.js';
+import { MAX_FILES } from '../../packs/decisions/tools/context.js';
+import { type ChangeSet, changedFiles } from './changed-files.js';
+import type { ResolvedWorkspace } from './options.js';
+
+type LocalCall = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** Runs `use` with a caller for the tools over one loaded workspace, closed afterwards. */
+async function withLocalTools<T>(
+  resolved: ResolvedWorkspace,
+  use: (call: LocalCall) => Promise<T>,
+): Promise<T> {
+  const pack = erasePack(
+    createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false, deferSearchIndex: true }),
+  );
+  const workspace = new Workspace(resolved.root);
+  try {
+    const binding = workspace.bind(undefined);
+    return await use((name, args) => {
+      const definition = pack.tools.find((tool) => tool.name === name);
+      if (!definition) throw new MoorError('UNKNOWN_TOOL', `Unknown tool: ${name}`, { tool: name });
+      return runTool({ pack, definition }, binding, args, {
+        signal: new AbortController().signal,
+        progress: async () => {},
+        onInternalError: (error) => {
+          throw error;
+        },
+      });
+    });
+  } finally {
+    workspace.close();
+  }
+}
+
+export function callToolLocally(
+  resolved: ResolvedWorkspace,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return withLocalTools(resolved, (call) => call(name, args));
+}
+
+/**
+ * get_decision_context for the files git reports changed: one answer however
+ * many files (the tool takes at most MAX_FILES per call), and a plain answer
+ * when nothing changed.
+ */
+export async function decisionContextForChanges(
+  resolved: ResolvedWorkspace,
+  change: ChangeSet,
+): Promise<CallToolResult> {
+  const files = await changedFiles(resolved.root, change);
+  const what = change.kind === 'staged' ? 'staged' : `changed since ${change.ref}`;
+  if (files.length === 0)
+    return { content: [{ type: 'text', text: `No files ${what}.` }], structuredContent: { files: [] } };
+  return withLocalTools(resolved, async (call) => {
+    const texts: string[] = [];
+    const entries: unknown[] = [];
+    for (let i = 0; i < files.length; i += MAX_FILES) {
+      const result = await call('get_decision_context', { files: files.slice(i, i + MAX_FILES) });
+      if (result.isError) return result;
+      for (const block of result.content) if (block.type === 'text') texts.push(block.text);
+      entries.push(...((result.structuredContent as { files?: unknown[] } | undefined)?.files ?? []));
+    }
+    return { content: [{ type: 'text', text: texts.join('\n') }], structuredContent: { files: entries } };
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * Reference resolution: every way a person or a record can name a decision
+ * (number in any spelling, id, slug, file stem, title, path relative to the
+ * corpus or workspace, a Markdown link relative to the declaring file).
+ */
+import path from 'node:path';
+import type { Decision } from '../model.js';
+import {
+  identityFromFileName,
+  identityFromTitle,
+  parseRef,
+  refKey,
+  stripMarkdownExt,
+} from '../read/identity.js';
+import { boundedDistance } from '../search/edit-distance.js';
+
+export type ResolveResult =
+  | { readonly kind: 'found'; readonly decision: Decision }
+  | { readonly kind: 'ambiguous'; readonly candidates: readonly Decision[] }
+  | { readonly kind: 'not-found'; readonly suggestions: readonly Decision[] };
+
+const MAX_SUGGESTIONS = 5;
+
+type Bucket = Decision | Decision[];
+
+/** Most keys name one decision; only collisions pay for an array. */
+function push<K>(map: Map<K, Bucket>, key: K, d: Decision): void {
+  const cur = map.get(key);
+  if (cur === undefined) map.set(key, d);
+  else if (Array.isArray(cur)) {
+    if (!cur.includes(d)) cur.push(d);
+  } else if (cur !== d) map.set(key, [cur, d]);
+}
+
+function pull<K>(map: Map<K, Bucket>, key: K, d: Decision): void {
+  const cur = map.get(key);
+  if (cur === d) map.delete(key);
+  else if (Array.isArray(cur)) {
+    const rest = cur.filter((x) => x !== d);
+    map.set(key, rest.length === 1 ? (rest[0] as Decision) : rest);
+  }
+}
+
+function byPath(a: Decision, b: Decision): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function outcome(found: Bucket | undefined): ResolveResult | null {
+  if (found === undefined) return null;
+  if (!Array.isArray(found)) return { kind: 'found', decision: found };
+  return { kind: 'ambiguous', candidates: [...found].sort(byPath) };
+}
+
+/** Everything a decision can be found by; the same keys are used to add and to remove it. */
+function keysOf(d: Decision, corpusPrefix: string): { keys: string[]; paths: string[] } {
+  const stem = stripMarkdownExt(d.corpusPath);
+  const fileStem = stem.slice(stem.lastIndexOf('/') + 1);
+  const keys = [refKey(d.id), refKey(d.slug), refKey(fileStem), refKey(d.title)];
+  return { keys, paths: corpusPrefix === '' ? [stem] : [stem, `${corpusPrefix}/${stem}`] };
+}
+
+/** Kept up to date one decision at a time, so a refresh does not rebuild it. */
+export class RefIndex {
+  private readonly byNumber = new Map<number, Bucket>();
+  private readonly byKey = new Map<string, Bucket>();
+  /** Workspace- and corpus-relative paths without the Markdown extension. */
+  private readonly byPath = new Map<string, Bucket>();
+
+  /**
+   * `all` lists the current decisions (for suggestions); `corpusPrefix` is the
+   * corpus folder relative to the workspace root, POSIX, '' when they coincide.
+   */
+  constructor(
+    private readonly all: () => readonly Decision[],
+    private readonly corpusPrefix: string,
+  ) {}
+
+  add(d: Decision): void {
+    if (d.number !== null) push(this.byNumber, d.number, d);
+    const { keys, paths } = keysOf(d, this.corpusPrefix);
+    for (const k of keys) push(this.byKey, k, d);
+    for (const p of paths) push(this.byPath, p, d);
+  }
+
+  remove(d: Decision): void {
+    if (d.number !== null) pull(this.byNumber, d.number, d);
+    const { keys, paths } = keysOf(d, this.corpusPrefix);
+    for (const k of keys) pull(this.byKey, k, d);
+    for (const p of paths) pull(this.byPath, p, d);
+  }
+
+  /**
+   * Resolve `raw`. `fromCorpusPath` is the corpus path of the record that wrote
+   * the reference, so `../payments/0042-x.md` is read relative to it.
+   */
+  resolve(raw: string, fromCorpusPath?: string): ResolveResult {
+    const ref = parseRef(raw);
+    if (ref.text === '') return { kind: 'not-found', suggestions: [] };
+    if (ref.pathLike) {
+      const byPath = this.resolvePath(ref.text, fromCorpusPath);
+      if (byPath !== null) return byPath;
+      // A link to a renamed file still names its number or slug.
+      const id = identityFromFileName(path.posix.basename(ref.text));
+      const byId =
+        id.number !== null ? outcome(this.byNumber.get(id.number)) : outcome(this.byKey.get(refKey(id.slug)));
+      if (byId !== null) return byId;
+    }
+    if (ref.number !== null) {
+      const byNumber = outcome(this.byNumber.get(ref.number));
+      if (byNumber !== null) return byNumber;
+    }
+    const byKey = outcome(this.byKey.get(refKey(ref.text)));
+    if (byKey !== null) return byKey;
+    if (ref.label !== null) {
+      const n = identityFromTitle(ref.label).number ?? parseRef(ref.label).number;
+      const byLabel = n !== null ? outcome(this.byNumber.get(n)) : outcome(this.byKey.get(refKey(ref.label)));
+      if (byLabel !== null) return byLabel;
+    }
+    return { kind: 'not-found', suggestions: this.suggest(ref.text) };
+  }
+
+  private resolvePath(text: string, fromCorpusPath: string | undefined): ResolveResult | null {
+    const clean = text.replace(/^\/+/, '');
+    const tries: string[] = [];
+    if (fromCorpusPath !== undefined && !text.startsWith('/')) {
+      tries.push(path.posix.normalize(path.posix.join(path.posix.dirname(fromCorpusPath), text)));
+    }
+    tries.push(path.posix.normalize(clean));
+    if (this.corpusPrefix !== '') tries.push(path.posix.normalize(path.posix.join(this.corpusPrefix, clean)));
+    for (const t of tries) {
+      const hit = outcome(this.byPath.get(stripMarkdownExt(t)));
+      if (hit !== null) return hit;
+    }
+    return null;
+  }
+
+  /**
+   * Closest decisions: for a number, the nearest numbers; otherwise by edit
+   * distance on slug, title and id, with substring hits counting as close.
+   */
+  suggest(text: string): Decision[] {
+    const number = parseRef(text).number;
+    const scored: Array<{ d: Decision; score: number }> = [];
+    if (number !== null) {
+      for (const d of this.all())
+        if (d.number !== null) scored.push({ d, score: Math.abs(d.number - number) });
+    } else {
+      const key = refKey(text);
+      const max = Math.max(2, Math.floor(key.length / 3));
+      for (const d of this.all()) {
+        let best = max + 1;
+        for (const candidate of [refKey(d.slug), refKey(d.title), refKey(d.id)]) {
+          if (key.length >= 3 && candidate.includes(key)) best = Math.min(best, 0.5);
+          else best = Math.min(best, boundedDistance(key, candidate, max));
+        }
+        if (best <= max) scored.push({ d, score: best });
+      }
+    }
+    scored.sort((a, b) => a.score - b.score || (a.d.path < b.d.path ? -1 : a.d.path > b.d.path ? 1 : 0));
+    return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.d);
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * Ranked search over decisions: query words → expansions → BM25 scores from
+ * the index → AND across words (falling back to OR when no document has
+ * every word) → optional status filter → a deterministic page of hits with
+ * snippets.
+ */
+
+import { LazyDecision } from '../load/lazy-decision.js';
+import type { Decision, DecisionStatus } from '../model.js';
+import { findTitle } from '../read/text.js';
+import { type Expansion, type ExportedLog, SearchIndex } from './search-index.js';
+import { hasMatch, makeSnippet } from './snippet.js';
+import { TermDict } from './term-dict.js';
+import { TermExpander } from './term-expand.js';
+import { tokenizeToStrings } from './tokenize.js';
+import { topK } from './top-k.js';
+
+export interface SearchOptions {
+  readonly status?: DecisionStatus | undefined;
+  readonly offset?: number | undefined;
+  readonly limit?: number | undefined;
+}
+
+export interface SearchHit {
+  readonly decision: Decision;
+  readonly score: number;
+  readonly snippet: string;
+}
+
+export interface SearchResult {
+  /** Matching decisions in all, before paging. */
+  readonly total: number;
+  readonly hits: SearchHit[];
+  /** False when no decision had every query word and the results match any of them instead. */
+  readonly matchedAll: boolean;
+}
+
+const MAX_QUERY_WORDS = 32;
+/** Enough for front matter, title and the first paragraphs, where most matches are. */
+const SNIPPET_PREFIX_BYTES = 4096;
+const EXPANSION_CACHE = 1024;
+const DEFAULT_LIMIT = 10;
+
+/** A document waiting to be indexed (see `deferred`). */
+interface PendingDoc {
+  readonly decision: Decision;
+  readonly body: string;
+  readonly from: number;
+}
+
+export class DecisionSearch {
+  /**
+   * Deferred: upserts and commits are queued and replayed, in order, before
+   * anything else touches the index, so the index ends up exactly as if they
+   * had run at once. A one-shot command that never searches (show, context,
+   * check) never tokenizes the corpus.
+   */
+  private readonly deferred: boolean;
+  private pending: PendingDoc[] = [];
+  private commitPending = false;
+  private readonly dict = new TermDict();
+  private readonly index: SearchIndex;
+  private readonly expander: TermExpander;
+  private readonly expansions = new Map<string, readonly Expansion[]>();
+  private docs: (Decision | null)[] = [];
+  private readonly slotOf = new Map<string, number>();
+  private scores = new Float64Array(0);
+  private best = new Float64Array(0);
+  private hitCounts = new Uint8Array(0);
+  private touched = new Int32Array(0);
+
+  constructor(options: { readonly deferred?: boolean } = {}) {
+    this.deferred = options.deferred === true;
+    this.index = new SearchIndex(this.dict);
+    this.expander = new TermExpander(this.dict);
+    this.index.onRemap = (remap) => this.remap(remap);
+  }
+
+  /**
+   * Index (or re-index) a decision under its path. `body` is its text as read
+   * now (decision.body may load lazily) and `from` where the searchable part
+   * starts, after the title line.
+   */
+  upsert(d: Decision, body: string, from: number): void {
+    if (this.deferred) {
+      if (this.commitPending) this.flush();
+      this.pending.push({ decision: d, body, from });
+      return;
+    }
+    this.indexNow(d, body, from);
+  }
+
+  private indexNow(d: Decision, body: string, from: number): void {
+    this.remove(d.path);
+    const slot = this.index.add({ title: d.title, body, from });
+    this.docs[slot] = d;
+    this.slotOf.set(d.path, slot);
+  }
+
+  /** Index a decision tokenized by a load worker (see SearchIndex.addPrepared). */
+  upsertPrepared(d: Decision, log: ExportedLog, doc: number, termMap: Int32Array): void {
+    this.flush();
+    this.remove(d.path);
+    const from = doc === 0 ? 0 : (log.ends[doc - 1] as number);
+    const slot = this.index.addPrepared(
+      log.terms,
+      log.tfs,
+      from,
+      log.ends[doc] as number,
+      termMap,
+      log.docLens[doc] as number,
+    );
+    this.docs[slot] = d;
+    this.slotOf.set(d.path, slot);
+  }
+
+  /** Map a worker's term ids to this index's dictionary. */
+  mapTerms(terms: readonly string[]): Int32Array {
+    this.flush();
+    const map = new Int32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) map[i] = this.dict.intern(terms[i] as string);
+    return map;
+  }
+
+  remove(path: string): void {
+    this.flush();
+    const slot = this.slotOf.get(path);
+    if (slot === undefined) return;
+    this.index.remove(slot);
+    this.docs[slot] = null;
+    this.slotOf.delete(path);
+  }
+
+  /** Reserve room before a bulk load of about `docs` documents. */
+  reserve(docs: number): void {
+    this.index.reserveDocs(docs);
+  }
+
+  /** Call after a batch of upserts/removals. */
+  commit(): void {
+    if (this.deferred && this.pending.length > 0) {
+      this.commitPending = true;
+      return;
+    }
+    this.commitNow();
+  }
+
+  private commitNow(): void {
+    this.index.commit();
+    this.expander.sync();
+    this.expansions.clear();
+  }
+
+  /** Replays the queued upserts and commit (deferred mode); a no-op when nothing waits. */
+  private flush(): void {
+    if (this.pending.length === 0 && !this.commitPending) return;
+    const queue = this.pending;
+    const commit = this.commitPending;
+    this.pending = [];
+    this.commitPending = false;
+    for (const p of queue) this.indexNow(p.decision, p.body, p.from);
+    if (commit) this.commitNow();
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchResult {
+    this.flush();
+    const offset = Math.max(0, options.offset ?? 0);
+    const limit = Math.max(0, options.limit ?? DEFAULT_LIMIT);
+    const words = [...new Set(tokenizeToStrings(query))].slice(0, MAX_QUERY_WORDS);
+    const df = (id: number): number => this.index.docFrequency(id);
+    const groups = words.map((w) => this.expand(w, df));
+    this.ensureScratch();
+    const n = this.index.score(groups, this.scores, this.hitCounts, this.best, this.touched);
+    try {
+      const wanted = groups.length;
+      const status = options.status;
+      const keep = (slot: number, all: boolean): boolean =>
+        (!all || this.hitCounts[slot] === wanted) &&
+        (status === undefined || this.docs[slot]?.status === status);
+      let candidates = this.collect(n, (s) => keep(s, true));
+      let matchedAll = true;
+      if (candidates.length === 0 && wanted > 1) {
+        candidates = this.collect(n, (s) => keep(s, false));
+        matchedAll = false;
+      }
+      const page = topK(candidates, offset + limit, (a, b) => this.before(a, b)).slice(
+        offset,
+        offset + limit,
+      );
+      const ids = new Set(groups.flatMap((g) => g.map((e) => e.id)));
+      const hits = page.map((slot) => {
+        const d = this.docs[slot] as Decision;
+        return { decision: d, score: this.scores[slot] as number, snippet: this.snippet(d, ids) };
+      });
+      return { total: candidates.length, hits, matchedAll };
+    } finally {
+      // The per-slot scratch must be clean for the next query, whatever happened in this one.
+      for (let k = 0; k < n; k++) {
+        const s = this.touched[k] as number;
+        this.scores[s] = 0;
+        this.hitCounts[s] = 0;
+      }
+    }
+  }
+
+  /**
+   * A hit's snippet, from the top of its file when the match is there (the
+   * usual case), else from the whole body.
+   */
+  private snippet(d: Decision, ids: ReadonlySet<number>): string {
+    const tok = this.index.tokenizer;
+    if (d instanceof LazyDecision) {
+      const head = d.bodyPrefix(SNIPPET_PREFIX_BYTES);
+      const from = findTitle(head.text)?.next ?? 0;
+      if (head.complete || hasMatch(tok, head.text, from, ids))
+        return makeSnippet(tok, d.title, head.text, from, ids);
+    }
+    const body = d.body;
+    return makeSnippet(tok, d.title, body, findTitle(body)?.next ?? 0, ids);
+  }
+
+  /**
+   * Expansions of one query word, remembered until the index changes: paging
+   * through results repeats the query, and typo expansion scans thousands of
+   * terms.
+   */
+  private expand(word: string, df: (id: number) => number): readonly Expansion[] {
+    let found = this.expansions.get(word);
+    if (found === undefined) {
+      found = this.expander.expand(word, df);
+      if (this.expansions.size >= EXPANSION_CACHE) this.expansions.clear();
+      this.expansions.set(word, found);
+    }
+    return found;
+  }
+
+  private collect(n: number, keep: (slot: number) => boolean): number[] {
+    const out: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const s = this.touched[k] as number;
+      if (keep(s)) out.push(s);
+    }
+    return out;
+  }
+
+  /** Higher score first, then path; never depends on insertion order. */
+  private before(a: number, b: number): boolean {
+    const sa = this.scores[a] as number;
+    const sb = this.scores[b] as number;
+    if (sa !== sb) return sa > sb;
+    return (this.docs[a]?.path ?? '') < (this.docs[b]?.path ?? '');
+  }
+
+  private ensureScratch(): void {
+    const n = this.index.slotCount;
+    if (this.scores.length >= n) return;
+    const size = Math.max(n, 1024) * 2;
+    this.scores = new Float64Array(size);
+    this.best = new Float64Array(size);
+    this.hitCounts = new Uint8Array(size);
+    this.touched = new Int32Array(size);
+  }
+
+  private remap(remap: Int32Array): void {
+    const docs: (Decision | null)[] = [];
+    this.slotOf.clear();
+    for (let s = 0; s < remap.length; s++) {
+      const to = remap[s] as number;
+      const d = this.docs[s];
+      if (to < 0 || d === null || d === undefined) continue;
+      docs[to] = d;
+      this.slotOf.set(d.path, to);
+    }
+    this.docs = docs;
+  }
+}
