@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCorpus } from '../dist/packs/decisions/corpus/corpus.js';
+import { reportGoal } from './goals.mjs';
 import { corpus as generated, median, percentile, ROOT, rng, table } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -76,6 +77,10 @@ export async function benchCorpus() {
     const { dir, manifest } = generated(count);
     const load = coldLoad(dir);
     loads.push([count, load.decisions, load.problems, load.ms, load.rss]);
+    if (count === 10000) {
+      reportGoal('load-10k-ms', `${(load.ms / 1000).toFixed(2)} s`, load.ms <= 700);
+      reportGoal('load-10k-rss', `${load.rss.toFixed(0)} MiB`, load.rss <= 100);
+    }
 
     const corpus = loadCorpus({ workspaceRoot: dir, corpusDir: dir, watch: true });
     const queries = queriesFrom(manifest, 300);

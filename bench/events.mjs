@@ -8,6 +8,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { reportGoal } from './goals.mjs';
 import { corpus, percentile, ROOT, table } from './lib.mjs';
 
 const EDITS = 20;
@@ -66,6 +67,8 @@ async function measure(count) {
 export async function benchEvents() {
   const rows = [];
   for (const count of [1000, 10_000]) rows.push(await measure(count));
+  const p50 = rows[1][2];
+  reportGoal('events-10k', `${p50.toFixed(0)} ms`, p50 <= 30);
   table(
     'events: file write → resources/updated at the client (moor stdio --direct, ms; includes the 100 ms quiet period)',
     ['decisions', 'edits', 'p50', 'p99'],

@@ -15,6 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportGoal } from './goals.mjs';
 import { median, percentile, ROOT, table } from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -331,6 +332,20 @@ export async function benchHttp() {
         `${vsSdk.toFixed(1)}× SDK (target ≥ 4: ${vsSdk >= 4 ? 'met' : 'NOT met'})`
       );
     });
+    // The goals: get_decision against the raw ceiling, and what metrics cost (per-repetition
+    // ratios of the metrics-on cell to the metrics-off cell that ran beside it).
+    const getOn = CELLS.find((cell) => cellName(cell) === 'moor/modern/get_decision');
+    const getVsRaw = ratio(getOn, 'raw');
+    reportGoal('http-get', `${getVsRaw.toFixed(2)}×`, getVsRaw >= 0.85);
+    for (const [id, tool] of [
+      ['metrics-echo', 'echo'],
+      ['metrics-get', 'get_decision'],
+    ]) {
+      const lost = median(
+        byRep.map((rep) => 1 - rep.get(`moor/modern/${tool}`) / rep.get(`moor-nometrics/modern/${tool}`)),
+      );
+      reportGoal(id, `${(lost * 100).toFixed(1)}%`, lost <= 0.03);
+    }
     console.log(
       `\nIssue 3 HTTP targets (same run, medians of per-repetition ratios):\n${targets.join('\n')}`,
     );

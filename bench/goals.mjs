@@ -1,0 +1,42 @@
+// The figures moor holds itself to, each with its goal: a bench that measures one reports it
+// here, and `npm run bench` ends with one table of them all, met or not met. A figure whose
+// bench did not run in this invocation is listed as not measured, so a partial run never
+// reads as a pass.
+import { fmt, table } from './lib.mjs';
+
+/** Every figure with a goal, in the order the table prints them. */
+const FIGURES = [
+  [
+    'cli-100',
+    'one-shot `moor decisions …`, 100 records (worst of search/show/context/superseded/check)',
+    '≤ 1.5× node -e 0',
+  ],
+  ['cli-1k', 'one-shot `moor decisions …`, 1k records (worst)', '≤ 2× node -e 0'],
+  ['events-10k', 'file write → resources/updated at the client, 10k corpus, p50', '≤ 30 ms'],
+  ['http-get', 'HTTP c=32 modern tools/call get_decision, metrics on', '≥ 0.85× raw node:http'],
+  ['metrics-echo', 'metrics on vs off, modern echo (throughput lost)', '≤ 3%'],
+  ['metrics-get', 'metrics on vs off, modern get_decision (throughput lost)', '≤ 3%'],
+  ['cold-start', '`moor stdio`, no daemon → first tools/list', '≤ 400 ms'],
+  ['cold-start-ratio', '`moor stdio`, no daemon → first tools/list', '≤ 2.5× node -e 0'],
+  ['load-10k-ms', 'corpus cold load, 10k records', '≤ 0.7 s'],
+  ['load-10k-rss', 'corpus cold load, 10k records, RSS', '≤ 100 MiB'],
+];
+
+const measured = new Map();
+
+/**
+ * Records a figure: `value` is what was measured, `shown` how to print it, `met` whether it
+ * is within its goal. Unknown ids are a bench bug, so they throw.
+ */
+export function reportGoal(id, shown, met) {
+  if (!FIGURES.some(([known]) => known === id)) throw new Error(`bench goal ${id} is not declared`);
+  measured.set(id, { shown: typeof shown === 'number' ? fmt(shown) : shown, met });
+}
+
+export function printGoals() {
+  const rows = FIGURES.map(([id, figure, goal]) => {
+    const m = measured.get(id);
+    return [figure, m ? m.shown : '(not measured in this run)', goal, m ? (m.met ? 'met' : 'NOT met') : '-'];
+  });
+  table('Goals: each figure against its goal (this run)', ['figure', 'now', 'goal', 'met'], rows);
+}
