@@ -38,9 +38,6 @@ function passesThrough(error: unknown): boolean {
   return error instanceof ProtocolError || isHostSignal(error);
 }
 
-/** Told the outcome and handler time of every tools/call (metrics); `tool` is as the request named it. */
-export type ToolCallObserver = (tool: string, outcome: 'ok' | 'error' | 'cancelled', seconds: number) => void;
-
 export async function callTool(
   catalog: Catalog,
   binding: Binding,

@@ -9,7 +9,7 @@ import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
 import type { Binding } from '../host/binding.js';
 import type { Outcome } from '../observe/labels.js';
-import type { TraceSpan } from '../observe/tracing.js';
+import type { TraceSpan } from '../observe/tracer.js';
 import type { AdmittedRequest } from './intake.js';
 import type { LeanExchange } from './lean/lean-path.js';
 import { dispatchErrorBody, entryErrorBody, JSON_HEADERS, SSE_HEADERS, sendJson, sseFrame } from './wire.js';

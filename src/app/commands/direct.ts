@@ -8,6 +8,7 @@
  * alike.
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { LineTransport } from '../../daemon/line-transport.js';
 import { Workspace } from '../../host/binding.js';
 import { Catalog } from '../../host/catalog.js';
 import { audienceOf } from '../../host/events/listen.js';
@@ -17,7 +18,6 @@ import { erasePack, type Pack } from '../../host/pack.js';
 import { createServerFactory } from '../../host/server-factory.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
-import { LineTransport } from '../../protocol/line-transport.js';
 import { type RoomKey, Rooms, roomId } from '../../sessions/rooms.js';
 import { createWorkspaceToolsPack } from '../../sessions/tools.js';
 import { createWorkspacePolicy } from '../../sessions/workspace-path.js';
