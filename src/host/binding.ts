@@ -29,11 +29,13 @@ export interface Binding {
    */
   select?(named: string | undefined): Promise<Binding>;
   /**
-   * Present when the caller's session must begin before it is used (an HTTP
+   * Begins the caller's session when it must begin before use (an HTTP
    * session's first request, a session an operator dropped): what select()
-   * awaits first, and what session-level tools await before they run.
+   * awaits first, and what session-level tools await before they run. Not
+   * optional, so no binding (and no wrapper of one) can leave it out: a
+   * binding with nothing to begin resolves at once.
    */
-  ready?(): Promise<void>;
+  ready(): Promise<void>;
   /** The other connected workspaces (parked ones), for resources/list; absent: none. */
   others?(): Promise<ReadonlyArray<{ readonly root: string; readonly binding: Binding }>>;
   /** Whether write tools are listed for the caller now (its active workspace allows writes); absent: yes. */
@@ -86,6 +88,7 @@ export class Workspace {
       workspaceRoot: this.root,
       sessionKey,
       ...(rooms === undefined ? {} : { rooms }),
+      ready: () => Promise.resolve(),
       stateOf: (pack) => this.stateOf(pack),
     };
   }

@@ -86,7 +86,7 @@ async function runCatalogTool(
   let target: Binding;
   try {
     // Session-level tools (the workspace tools) run on the session, in no workspace, once it has begun.
-    if (entry.pack.scope === 'session') await binding.ready?.();
+    if (entry.pack.scope === 'session') await binding.ready();
     target = entry.pack.scope === 'session' ? binding : await selectBinding(binding, named);
   } catch (error) {
     if (error instanceof MoorError) return errorResult(error.message);

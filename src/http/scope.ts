@@ -71,6 +71,10 @@ export class RequestBinding implements Binding {
     return this.resolve().writable;
   }
 
+  ready(): Promise<void> {
+    return this.resolve().ready();
+  }
+
   select(named: string | undefined): Promise<Binding> {
     return selectBinding(this.resolve(), named);
   }

@@ -146,6 +146,7 @@ export class DaemonSessions {
       sessionKey,
       rooms: [roomId(key)],
       writable: this.writeAllowed(key.root),
+      ready: () => Promise.resolve(),
       stateOf: <S>(pack: Pack<S>): S =>
         state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
     };
