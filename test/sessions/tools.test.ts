@@ -23,7 +23,7 @@ function setup() {
     onInternalError: (error: unknown) => errors.push(error),
   };
   const call = (name: string, args: Record<string, unknown> = {}, sessionKey: string | null = 's1') =>
-    callTool(catalog, new Workspace('/').bind(sessionKey ?? undefined), { name, arguments: args }, env);
+    callTool(catalog, new Workspace('/').scope(sessionKey ?? undefined), { name, arguments: args }, env);
   return { ...h, catalog, call, errors };
 }
 

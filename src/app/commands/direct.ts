@@ -62,15 +62,15 @@ export function serveDirect(
   const initial: RoomKey = { root: resolved.root, decisions: resolved.decisionsDir };
   // The workspace is loaded now, so the first line on stderr can say what is served.
   const startup = rooms.acquire(initial);
-  log(describeStartup(sessions.roomBinding(startup.room, undefined).stateOf(pack) as DecisionsState));
+  log(describeStartup(sessions.roomWorkspace(startup.room).stateOf(pack) as DecisionsState));
   const connection = sessions.openConnection(DIRECT_SESSION_KEY, initial).finally(() => startup.release());
 
-  const binding = sessions.sessionBinding(DIRECT_SESSION_KEY, undefined, async () => {
+  const scope = sessions.sessionScope(DIRECT_SESSION_KEY, undefined, async () => {
     await connection;
   });
   const factory = createServerFactory(catalog, {
     identity: IDENTITY,
-    bind: () => binding,
+    scopeFor: () => scope,
     onInternalError: (error, tool) =>
       log(`moor: tool ${tool} failed: ${(error as Error)?.stack ?? String(error)}`),
   });
@@ -79,7 +79,7 @@ export function serveDirect(
     router,
     budget: new ListenBudget({ warn: (message) => log(`moor: ${message}`) }),
     offer: { prompts: catalog.prompts.length > 0, tasks: false },
-    audience: () => ({ ...audienceOf(binding), ownerKey: undefined }),
+    audience: () => ({ ...audienceOf(scope), ownerKey: undefined }),
     serverInfo: IDENTITY,
   });
   const handle = serveStdio(factory, {

@@ -1,0 +1,102 @@
+/**
+ * Which scope an HTTP request runs in, the policy the daemon applies to the
+ * `Moor-Session` and `Moor-Workspace` headers: the session's scope (the
+ * header's key, else `--http-default-session`), where Moor-Workspace names
+ * the workspace of calls that name none — a connected one, or else that
+ * folder served directly for the request; without a session, the one
+ * workspace the header names (or the daemon default), where naming another
+ * needs a session.
+ *
+ * Session-less requests hold their room through one lease per room, kept
+ * `--room-keepalive-ms` after the last request; once released, the room's
+ * own keep-alive in Rooms decides when it unloads.
+ */
+import type { CallerScope } from '../../host/binding.js';
+import { type RoomKey, type RoomLease, type Rooms, roomId } from '../../sessions/rooms.js';
+import { sessionRequired } from '../../sessions/session-errors.js';
+import type { WorkspacePolicy } from '../../sessions/workspace-path.js';
+import type { DaemonSessions, RoomContents } from './daemon-sessions.js';
+import { refuseSystemFolder } from './system-folders.js';
+
+export interface HttpScopesOptions {
+  readonly rooms: Rooms<RoomContents>;
+  readonly sessions: DaemonSessions;
+  readonly policy: WorkspacePolicy;
+  /** The daemon's default workspace: what a request without Moor-Workspace runs in. */
+  readonly defaultRoom: RoomKey;
+  /** `--http-default-session`: the session of requests that name none. */
+  readonly defaultSession: string | undefined;
+  /** `--room-keepalive-ms`. */
+  readonly keepAliveMs: number;
+}
+
+/** Checked Moor-Workspace values kept (a client sends the same few again and again). */
+const CHECKED_LIMIT = 1024;
+
+export class HttpScopes {
+  readonly #options: HttpScopesOptions;
+  readonly #leases = new Map<string, { lease: RoomLease<RoomContents>; timer: NodeJS.Timeout }>();
+  readonly #checked = new Map<string, string>();
+
+  constructor(options: HttpScopesOptions) {
+    this.#options = options;
+  }
+
+  /** The scope of one request; throws MoorError('WORKSPACE_INVALID') for a Moor-Workspace the policy refuses. */
+  scopeForRequest({
+    sessionKey,
+    workspace,
+  }: {
+    sessionKey: string | undefined;
+    workspace: string | undefined;
+  }): CallerScope {
+    const { sessions, defaultRoom, defaultSession } = this.#options;
+    const key: RoomKey = workspace === undefined ? defaultRoom : { root: this.#checkedRoot(workspace) };
+    const session = sessionKey ?? defaultSession;
+    if (session === undefined) return this.#withoutSession(key);
+    const fallback =
+      workspace === undefined
+        ? undefined
+        : { root: key.root, direct: () => sessions.roomWorkspace(this.#room(key).room) };
+    return sessions.httpScope(session, defaultRoom, fallback);
+  }
+
+  close(): void {
+    for (const { timer } of this.#leases.values()) clearTimeout(timer);
+    this.#leases.clear();
+  }
+
+  // Without a session there is one workspace: naming another needs a session's connections.
+  #withoutSession(key: RoomKey): CallerScope {
+    return this.#options.sessions.roomScope(this.#room(key).room, () =>
+      sessionRequired('The workspace argument'),
+    );
+  }
+
+  #room(key: RoomKey): RoomLease<RoomContents> {
+    const id = roomId(key);
+    const held = this.#leases.get(id);
+    if (held) {
+      held.timer.refresh();
+      return held.lease;
+    }
+    const lease = this.#options.rooms.acquire(key);
+    const timer = setTimeout(() => {
+      this.#leases.delete(id);
+      lease.release();
+    }, this.#options.keepAliveMs);
+    timer.unref();
+    this.#leases.set(id, { lease, timer });
+    return lease;
+  }
+
+  #checkedRoot(workspace: string): string {
+    const cached = this.#checked.get(workspace);
+    if (cached !== undefined) return cached;
+    const root = this.#options.policy.check(workspace, { label: 'Moor-Workspace' });
+    refuseSystemFolder(root);
+    if (this.#checked.size > CHECKED_LIMIT) this.#checked.clear();
+    this.#checked.set(workspace, root);
+    return root;
+  }
+}
