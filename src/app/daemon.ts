@@ -4,7 +4,7 @@ import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
-import { Workspace } from '../host/binding.js';
+import { Workspace } from '../host/call-scope.js';
 import { Catalog } from '../host/catalog.js';
 import { audienceOf } from '../host/events/listen.js';
 import { ListenBudget } from '../host/events/listen-budget.js';

@@ -81,7 +81,7 @@ export class Catalog {
    * The process's change events (list changed, resource updated), routed by
    * room, and task status changes, routed by owner: packs publish through
    * their room's announcer or HostContext; listen streams and 2025
-   * connections subscribe for the rooms their binding holds.
+   * connections subscribe for the rooms their caller's scope holds.
    */
   readonly events: EventRouter;
   /** Told every tools/call's outcome (the daemon's metrics); unset, calls are not observed. */

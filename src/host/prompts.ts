@@ -12,7 +12,7 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
-import type { CallerScope, CallWorkspace } from './binding.js';
+import type { CallerScope, CallWorkspace } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel } from './input.js';

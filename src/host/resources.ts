@@ -6,7 +6,7 @@
  */
 import type { ListResourcesResult, ProtocolError, ReadResourceResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
-import type { CallerScope, CallWorkspace } from './binding.js';
+import type { CallerScope, CallWorkspace } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import type { ResourceEntry } from './pack.js';
 import { protocolError } from './protocol-error.js';

@@ -18,7 +18,7 @@ import {
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import { traceIdOf } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
-import type { CallerScope } from './binding.js';
+import type { CallerScope } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';

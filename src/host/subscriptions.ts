@@ -14,7 +14,7 @@
  */
 import type { McpRequestContext, Server, ServerEvent } from '@modelcontextprotocol/server';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
-import type { CallerScope } from './binding.js';
+import type { CallerScope } from './call-scope.js';
 import type { EventRouter, TaskStatusEvent } from './events/router.js';
 
 /** `onSubscribe` runs before each subscription (the scope's resource states must be open to hear changes). */

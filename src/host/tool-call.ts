@@ -6,7 +6,7 @@
  */
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import { MoorError, ToolError } from '../errors.js';
-import type { CallerScope, CallWorkspace } from './binding.js';
+import type { CallerScope, CallWorkspace } from './call-scope.js';
 import { type Catalog, type CatalogTool, WORKSPACE_ARGUMENT } from './catalog.js';
 import { protocolError } from './protocol-error.js';
 import {

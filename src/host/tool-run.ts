@@ -9,7 +9,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { MoorError, ToolError } from '../errors.js';
-import type { CallWorkspace } from './binding.js';
+import type { CallWorkspace } from './call-scope.js';
 import type { HostContext, Pack, ToolContext, ToolDefinition } from './pack.js';
 
 export interface CallEnvironment {

@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
-import type { CallerScope } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import type { Outcome } from '../observe/labels.js';
 import type { TraceSpan } from '../observe/tracer.js';
 import type { AdmittedRequest } from './intake.js';

@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { JsonRpcCode, MoorError } from '../errors.js';
-import type { CallerScope } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import type { RequestObserver } from '../observe/observer.js';
 import { withTrace } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';

@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { MoorError } from '../errors.js';
-import type { CallerScope } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import {
   audienceOf,
   LISTEN_METHOD,

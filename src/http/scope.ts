@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { MoorError } from '../errors.js';
-import type { CallerScope, CallWorkspace } from '../host/binding.js';
+import type { CallerScope, CallWorkspace } from '../host/call-scope.js';
 import { SESSION_KEY_PATTERN } from '../protocol/hello.js';
 import { decodeHeaderValue, headerOf } from './wire.js';
 

@@ -23,7 +23,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { CallerScope } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import type { Catalog } from '../host/catalog.js';
 import { InputRequiredSignal, inputChannel } from '../host/input.js';
 import { protocolError } from '../host/protocol-error.js';

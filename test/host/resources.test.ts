@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../src/host/binding.js';
+import { Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { erasePack } from '../../src/host/pack.js';
 import { listResources, RESOURCE_PAGE_SIZE, readResource } from '../../src/host/resources.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../src/host/binding.js';
+import { Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { erasePack } from '../../src/host/pack.js';
 import { callTool } from '../../src/host/tool-call.js';
@@ -54,12 +54,7 @@ describe('callTool', () => {
 
   it('schema-invalid arguments are an isError result naming the field', async () => {
     const { catalog, scope, env } = setup();
-    const result = await callTool(
-      catalog,
-      scope,
-      { name: 'zeta_echo', arguments: { text: 'toolong' } },
-      env,
-    );
+    const result = await callTool(catalog, scope, { name: 'zeta_echo', arguments: { text: 'toolong' } }, env);
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({
       text: expect.stringMatching(/^Invalid arguments for zeta_echo: text: /),

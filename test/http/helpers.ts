@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { IDENTITY, SERVER_PREAMBLE } from '../../src/app/identity.js';
 import { MoorError, ToolError } from '../../src/errors.js';
 import { AdmissionGate } from '../../src/host/admission.js';
-import { type CallerScope, Workspace } from '../../src/host/binding.js';
+import { type CallerScope, Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { definePack, defineTool, erasePack, type Pack } from '../../src/host/pack.js';
 import { type HttpEndpoint, type HttpEndpointOptions, startHttpEndpoint } from '../../src/http/endpoint.js';

@@ -4,7 +4,7 @@
  * expected failures are isError results with the manager's message.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workspace } from '../../src/host/binding.js';
+import { Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { erasePack } from '../../src/host/pack.js';
 import { callTool } from '../../src/host/tool-call.js';

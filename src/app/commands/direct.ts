@@ -9,7 +9,7 @@
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { LineTransport } from '../../daemon/line-transport.js';
-import { Workspace } from '../../host/binding.js';
+import { Workspace } from '../../host/call-scope.js';
 import { Catalog } from '../../host/catalog.js';
 import { audienceOf } from '../../host/events/listen.js';
 import { ListenBudget } from '../../host/events/listen-budget.js';

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../../errors.js';
-import { Workspace } from '../../host/binding.js';
+import { Workspace } from '../../host/call-scope.js';
 import { erasePack } from '../../host/pack.js';
 import { runTool } from '../../host/tool-run.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';

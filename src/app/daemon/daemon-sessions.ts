@@ -17,7 +17,7 @@ import {
   type CallWorkspace,
   oneWorkspaceScope,
   type Workspace,
-} from '../../host/binding.js';
+} from '../../host/call-scope.js';
 import type { EventRouter } from '../../host/events/router.js';
 import type { Pack } from '../../host/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';

@@ -11,7 +11,7 @@
  * `--room-keepalive-ms` after the last request; once released, the room's
  * own keep-alive in Rooms decides when it unloads.
  */
-import type { CallerScope } from '../../host/binding.js';
+import type { CallerScope } from '../../host/call-scope.js';
 import { type RoomKey, type RoomLease, type Rooms, roomId } from '../../sessions/rooms.js';
 import { sessionRequired } from '../../sessions/session-errors.js';
 import type { WorkspacePolicy } from '../../sessions/workspace-path.js';

@@ -21,7 +21,7 @@ import {
 import { MoorError } from '../../errors.js';
 import { MODERN_PROTOCOL_VERSION, TASKS_EXTENSION_ID } from '../../protocol/constants.js';
 import { traceIdOf } from '../../protocol/trace.js';
-import type { CallerScope } from '../binding.js';
+import type { CallerScope } from '../call-scope.js';
 import type { ListenBudget } from './listen-budget.js';
 import type { EventRouter, TaskStatusEvent } from './router.js';
 

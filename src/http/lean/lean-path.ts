@@ -24,7 +24,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../../errors.js';
-import type { CallerScope } from '../../host/binding.js';
+import type { CallerScope } from '../../host/call-scope.js';
 import type { Catalog } from '../../host/catalog.js';
 import { readResource } from '../../host/resources.js';
 import { callTool } from '../../host/tool-call.js';
