@@ -164,7 +164,6 @@ async function composeDaemon(
     policy,
     defaultRoom: { root: defaults.root, decisions: defaults.decisionsDir },
     defaultSession: options.httpDefaultSession,
-    keepAliveMs: options.roomKeepAliveMs,
   });
 
   let http: HttpEndpoint | undefined;
@@ -304,7 +303,6 @@ async function composeDaemon(
       await observability
         .shutdown()
         .catch((error: unknown) => logger.warn({ err: error }, 'exporting the last spans failed'));
-      httpScopes.close();
       rooms.closeAll();
       await tasks.close().catch((error: unknown) => logger.warn({ err: error }, 'closing tasks failed'));
       await bus.close();

@@ -7,12 +7,11 @@
  * workspace the header names (or the daemon default), where naming another
  * needs a session.
  *
- * Session-less requests hold their room through one lease per room, kept
- * `--room-keepalive-ms` after the last request; once released, the room's
- * own keep-alive in Rooms decides when it unloads.
+ * Session-less requests hold their room with `Rooms.keep`: held
+ * `--room-keepalive-ms` after the last request, by the room's own timer.
  */
 import type { CallerScope } from '../../host/call-scope.js';
-import { type RoomKey, type RoomLease, type Rooms, roomId } from '../../sessions/rooms.js';
+import type { RoomKey, Rooms } from '../../sessions/rooms.js';
 import { sessionRequired } from '../../sessions/session-errors.js';
 import type { WorkspacePolicy } from '../../sessions/workspace-path.js';
 import type { DaemonSessions, RoomContents } from './daemon-sessions.js';
@@ -26,8 +25,6 @@ export interface HttpScopesOptions {
   readonly defaultRoom: RoomKey;
   /** `--http-default-session`: the session of requests that name none. */
   readonly defaultSession: string | undefined;
-  /** `--room-keepalive-ms`. */
-  readonly keepAliveMs: number;
 }
 
 /** Checked Moor-Workspace values kept (a client sends the same few again and again). */
@@ -35,7 +32,6 @@ const CHECKED_LIMIT = 1024;
 
 export class HttpScopes {
   readonly #options: HttpScopesOptions;
-  readonly #leases = new Map<string, { lease: RoomLease<RoomContents>; timer: NodeJS.Timeout }>();
   readonly #checked = new Map<string, string>();
 
   constructor(options: HttpScopesOptions) {
@@ -50,44 +46,21 @@ export class HttpScopes {
     sessionKey: string | undefined;
     workspace: string | undefined;
   }): CallerScope {
-    const { sessions, defaultRoom, defaultSession } = this.#options;
+    const { sessions, rooms, defaultRoom, defaultSession } = this.#options;
     const key: RoomKey = workspace === undefined ? defaultRoom : { root: this.#checkedRoot(workspace) };
     const session = sessionKey ?? defaultSession;
     if (session === undefined) return this.#withoutSession(key);
     const fallback =
       workspace === undefined
         ? undefined
-        : { root: key.root, direct: () => sessions.roomWorkspace(this.#room(key).room) };
+        : { root: key.root, direct: () => sessions.roomWorkspace(rooms.keep(key)) };
     return sessions.httpScope(session, defaultRoom, fallback);
-  }
-
-  close(): void {
-    for (const { timer } of this.#leases.values()) clearTimeout(timer);
-    this.#leases.clear();
   }
 
   // Without a session there is one workspace: naming another needs a session's connections.
   #withoutSession(key: RoomKey): CallerScope {
-    return this.#options.sessions.roomScope(this.#room(key).room, () =>
-      sessionRequired('The workspace argument'),
-    );
-  }
-
-  #room(key: RoomKey): RoomLease<RoomContents> {
-    const id = roomId(key);
-    const held = this.#leases.get(id);
-    if (held) {
-      held.timer.refresh();
-      return held.lease;
-    }
-    const lease = this.#options.rooms.acquire(key);
-    const timer = setTimeout(() => {
-      this.#leases.delete(id);
-      lease.release();
-    }, this.#options.keepAliveMs);
-    timer.unref();
-    this.#leases.set(id, { lease, timer });
-    return lease;
+    const { sessions, rooms } = this.#options;
+    return sessions.roomScope(rooms.keep(key), () => sessionRequired('The workspace argument'));
   }
 
   #checkedRoot(workspace: string): string {
