@@ -4,7 +4,7 @@ import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
-import { type Binding, Workspace } from '../host/binding.js';
+import { Workspace } from '../host/call-scope.js';
 import { Catalog } from '../host/catalog.js';
 import { audienceOf } from '../host/events/listen.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
@@ -21,13 +21,13 @@ import { createTestingPack } from '../packs/testing/pack.js';
 import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
 import type { DaemonStatus, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
-import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
-import { sessionRequired } from '../sessions/session-errors.js';
+import { type RoomKey, Rooms, roomId } from '../sessions/rooms.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
 import { createWorkspacePolicy } from '../sessions/workspace-path.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 import { DaemonSessions, type RoomContents } from './daemon/daemon-sessions.js';
+import { HttpScopes } from './daemon/http-scopes.js';
 
 export type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 
@@ -157,47 +157,14 @@ async function composeDaemon(
     return { root, decisions: hello.decisions };
   };
 
-  const bindingFor = (lease: RoomLease<RoomContents>, sessionKey: string | undefined): Binding => {
-    const binding = sessions.roomBinding(lease.room, sessionKey);
-    // Without a session there is one workspace: naming another needs a session's connections.
-    return {
-      ...binding,
-      select: async (named) => {
-        if (named !== undefined && named !== binding.workspaceRoot)
-          throw sessionRequired('The workspace argument');
-        return binding;
-      },
-    };
-  };
-
-  // HTTP requests hold their room through one lease per room, kept while requests keep coming.
-  const httpLeases = new Map<string, { lease: RoomLease<RoomContents>; timer: NodeJS.Timeout }>();
-  const httpRoom = (key: RoomKey): RoomLease<RoomContents> => {
-    const id = roomId(key);
-    const held = httpLeases.get(id);
-    if (held) {
-      held.timer.refresh();
-      return held.lease;
-    }
-    const lease = rooms.acquire(key);
-    const timer = setTimeout(() => {
-      httpLeases.delete(id);
-      lease.release();
-    }, options.roomKeepAliveMs);
-    timer.unref();
-    httpLeases.set(id, { lease, timer });
-    return lease;
-  };
-  const checked = new Map<string, string>();
-  const httpWorkspace = (workspace: string): string => {
-    const cached = checked.get(workspace);
-    if (cached !== undefined) return cached;
-    const root = policy.check(workspace, { label: 'Moor-Workspace' });
-    refuseSystemFolder(root);
-    if (checked.size > 1024) checked.clear();
-    checked.set(workspace, root);
-    return root;
-  };
+  // Which scope an HTTP request runs in: the policy for Moor-Session and Moor-Workspace.
+  const httpScopes = new HttpScopes({
+    rooms,
+    sessions,
+    policy,
+    defaultRoom: { root: defaults.root, decisions: defaults.decisionsDir },
+    defaultSession: options.httpDefaultSession,
+  });
 
   let http: HttpEndpoint | undefined;
   let httpTokenFile: string | null = null;
@@ -246,7 +213,7 @@ async function composeDaemon(
       const connection = await sessions.openConnection(hello.sessionKey, roomKeyOf(hello));
       const factory: McpServerFactory = createServerFactory(catalog, {
         identity: IDENTITY,
-        bind: () => connection.binding,
+        scopeFor: () => connection.scope,
         onInternalError,
         extensions,
       });
@@ -258,8 +225,8 @@ async function composeDaemon(
             budget: listenBudget,
             offer: listenOffer,
             audience: () => {
-              void openResourceStates(catalog, connection.binding);
-              return audienceOf(connection.binding);
+              void openResourceStates(catalog, connection.scope);
+              return audienceOf(connection.scope);
             },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
@@ -324,18 +291,7 @@ async function composeDaemon(
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,
-        bindForRequest: ({ sessionKey, workspace }) => {
-          const defaultKey: RoomKey = { root: defaults.root, decisions: defaults.decisionsDir };
-          const key: RoomKey = workspace === undefined ? defaultKey : { root: httpWorkspace(workspace) };
-          const session = sessionKey ?? options.httpDefaultSession;
-          if (session === undefined) return bindingFor(httpRoom(key), undefined);
-          // Moor-Workspace names the workspace of this request's calls: a connected one, or else served directly.
-          const fallback =
-            workspace === undefined
-              ? undefined
-              : { root: key.root, direct: () => bindingFor(httpRoom(key), session) };
-          return sessions.httpBinding(session, defaultKey, fallback);
-        },
+        scopeForRequest: (request) => httpScopes.scopeForRequest(request),
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),
         logRequests: logger.isLevelEnabled('debug'),
@@ -347,8 +303,6 @@ async function composeDaemon(
       await observability
         .shutdown()
         .catch((error: unknown) => logger.warn({ err: error }, 'exporting the last spans failed'));
-      for (const { timer } of httpLeases.values()) clearTimeout(timer);
-      httpLeases.clear();
       rooms.closeAll();
       await tasks.close().catch((error: unknown) => logger.warn({ err: error }, 'closing tasks failed'));
       await bus.close();

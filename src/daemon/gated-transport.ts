@@ -18,7 +18,7 @@ import { MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, INTERRUPTED, NOT_ADMITTED } from '../host/admission.js';
 import type { Outcome } from '../observe/labels.js';
 import type { RequestObserver } from '../observe/observer.js';
-import type { TraceSpan } from '../observe/tracing.js';
+import type { TraceSpan } from '../observe/tracer.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 
 type Id = string | number;

@@ -19,10 +19,10 @@ import {
   parseHello,
   type SessionHello,
 } from '../protocol/hello.js';
-import { LineTransport } from '../protocol/line-transport.js';
 import { checkDaemonSocket } from '../protocol/state-dir.js';
 import { answerControl, type ControlHelloOptions, replyAndClose } from './control-hellos.js';
 import { GatedTransport } from './gated-transport.js';
+import { LineTransport } from './line-transport.js';
 
 /** A hello longer than this is not a hello. */
 const MAX_HELLO_BYTES = 64 * 1024;

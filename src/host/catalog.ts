@@ -10,7 +10,6 @@ import { MoorError } from '../errors.js';
 import { EventRouter } from './events/router.js';
 import type { Pack, PromptDefinition, ResourceFamily, ToolDefinition } from './pack.js';
 import { SkillShelf } from './skills.js';
-import type { ToolCallObserver } from './tool-call.js';
 
 export interface CatalogTool {
   readonly pack: Pack<unknown>;
@@ -19,6 +18,9 @@ export interface CatalogTool {
   /** The host's `workspace` argument was added to this tool's input schema (see CatalogOptions). */
   readonly takesWorkspace: boolean;
 }
+
+/** Told the outcome and handler time of every tools/call (metrics); `tool` is as the request named it. */
+export type ToolCallObserver = (tool: string, outcome: 'ok' | 'error' | 'cancelled', seconds: number) => void;
 
 export interface CatalogOptions {
   /**
@@ -79,7 +81,7 @@ export class Catalog {
    * The process's change events (list changed, resource updated), routed by
    * room, and task status changes, routed by owner: packs publish through
    * their room's announcer or HostContext; listen streams and 2025
-   * connections subscribe for the rooms their binding holds.
+   * connections subscribe for the rooms their caller's scope holds.
    */
   readonly events: EventRouter;
   /** Told every tools/call's outcome (the daemon's metrics); unset, calls are not observed. */

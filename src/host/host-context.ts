@@ -2,7 +2,7 @@
  * HostContext for one request: logging through the SDK's per-request logger
  * (2026-07-28: only when the envelope carries a logLevel; 2025: filtered by
  * logging/setLevel), the client's declared capabilities, and change
- * announcements published to the binding's room.
+ * announcements published to the caller's active room.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -10,18 +10,18 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Binding } from './binding.js';
+import type { CallerScope } from './call-scope.js';
 import type { EventRouter } from './events/router.js';
 import type { HostContext } from './pack.js';
 
-/** Announcements made during a request go to the binding's active room (nowhere when it has none). */
+/** Announcements made during a request go to the caller's active room (nowhere when it has none). */
 export function hostContext(
   server: Server,
   ctx: ServerContext,
   events: EventRouter,
-  binding: Binding,
+  scope: CallerScope,
 ): HostContext {
-  const room = binding.rooms?.[0];
+  const room = scope.rooms()[0];
   return {
     log: (level, data) => ctx.mcpReq.log(level, data),
     get clientCapabilities() {

@@ -251,7 +251,7 @@ export function definePack<S>(pack: Pack<S>): Pack<S> {
 /**
  * Forgets a pack's state type so packs of different states can sit in one
  * catalog. Safe because the host only ever hands a pack the state its own
- * open() produced (Binding.stateOf is keyed by pack).
+ * open() produced (CallWorkspace.stateOf is keyed by pack).
  */
 export function erasePack<S>(pack: Pack<S>): Pack<unknown> {
   return pack as unknown as Pack<unknown>;

@@ -12,25 +12,23 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
-import { type Binding, selectBinding } from './binding.js';
+import type { CallerScope, CallWorkspace } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel } from './input.js';
 import type { PromptContext } from './pack.js';
 import { protocolError } from './protocol-error.js';
 
-export function installPrompts(server: Server, catalog: Catalog, binding: Binding): void {
+export function installPrompts(server: Server, catalog: Catalog, scope: CallerScope): void {
   const list = { prompts: catalog.prompts };
   server.setRequestHandler('prompts/list', () => list);
-  server.setRequestHandler('prompts/get', (request, ctx) =>
-    getPrompt(server, catalog, binding, request, ctx),
-  );
+  server.setRequestHandler('prompts/get', (request, ctx) => getPrompt(server, catalog, scope, request, ctx));
 }
 
 async function getPrompt(
   server: Server,
   catalog: Catalog,
-  binding: Binding,
+  scope: CallerScope,
   request: GetPromptRequest,
   reqCtx: ServerContext,
 ): Promise<GetPromptResult | InputRequiredResult> {
@@ -59,18 +57,18 @@ async function getPrompt(
     args = parsed.data;
   }
   const channel = inputChannel(reqCtx, `prompts/get:${name}`);
-  let target: Binding;
+  let target: CallWorkspace;
   try {
-    target = await selectBinding(binding, undefined);
+    target = await scope.select(undefined);
   } catch (error) {
     if (!(error instanceof MoorError)) throw error;
     throw protocolError(error.code, error.message, { prompt: name });
   }
   const ctx: PromptContext<unknown> = {
     state: target.stateOf(entry.pack),
-    workspaceRoot: target.workspaceRoot,
+    workspaceRoot: target.root,
     signal: reqCtx.mcpReq.signal,
-    host: hostContext(server, reqCtx, catalog.events, binding),
+    host: hostContext(server, reqCtx, catalog.events, scope),
     requestInput: channel.requestInput,
   };
   try {

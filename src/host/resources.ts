@@ -6,7 +6,7 @@
  */
 import type { ListResourcesResult, ProtocolError, ReadResourceResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
-import { type Binding, selectBinding } from './binding.js';
+import type { CallerScope, CallWorkspace } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import type { ResourceEntry } from './pack.js';
 import { protocolError } from './protocol-error.js';
@@ -31,26 +31,25 @@ export function splitResourceUri(uri: string): { uri: string; workspace: string 
   }
 }
 
-function entriesOf(catalog: Catalog, binding: Binding): ResourceEntry[] {
+function entriesOf(catalog: Catalog, workspace: CallWorkspace): ResourceEntry[] {
   const entries: ResourceEntry[] = [];
   for (const { pack, family } of catalog.resourceFamilies) {
-    if ((pack.scope ?? 'workspace') === 'workspace') entries.push(...family.list(binding.stateOf(pack)));
+    if ((pack.scope ?? 'workspace') === 'workspace') entries.push(...family.list(workspace.stateOf(pack)));
   }
   return entries;
 }
 
 /** The active workspace's resources, then each parked one's (with its `?workspace=` URIs). */
-async function allEntries(catalog: Catalog, binding: Binding): Promise<ResourceEntry[]> {
-  if (binding.select === undefined) return entriesOf(catalog, binding);
+async function allEntries(catalog: Catalog, scope: CallerScope): Promise<ResourceEntry[]> {
   let all: ResourceEntry[] = [];
   try {
-    all = entriesOf(catalog, await binding.select(undefined));
+    all = entriesOf(catalog, await scope.select(undefined));
   } catch (error) {
     // No active workspace: the parked ones are still listed.
     if (!(error instanceof MoorError)) throw error;
   }
-  for (const parked of (await binding.others?.()) ?? []) {
-    for (const entry of entriesOf(catalog, parked.binding))
+  for (const parked of await scope.others()) {
+    for (const entry of entriesOf(catalog, parked.workspace))
       all.push({ ...entry, uri: parkedResourceUri(entry.uri, parked.root) });
   }
   return all;
@@ -58,10 +57,10 @@ async function allEntries(catalog: Catalog, binding: Binding): Promise<ResourceE
 
 export async function listResources(
   catalog: Catalog,
-  binding: Binding,
+  scope: CallerScope,
   cursor: string | undefined,
 ): Promise<ListResourcesResult> {
-  const all = await allEntries(catalog, binding);
+  const all = await allEntries(catalog, scope);
   const offset = cursor === undefined ? 0 : decodeCursor(cursor);
   if (offset > all.length) throw invalidCursor(cursor);
   const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
@@ -72,15 +71,15 @@ export async function listResources(
 }
 
 /**
- * Opens the states of the binding's active workspace for every resource
+ * Opens the states of the caller's active workspace for every resource
  * family: a client that subscribes to resources before reading any must
  * still hear of their changes, and a pack only watches its workspace once its
  * state is open. A session with no usable active workspace has nothing to open.
  */
-export async function openResourceStates(catalog: Catalog, binding: Binding): Promise<void> {
-  let selected: Binding;
+export async function openResourceStates(catalog: Catalog, scope: CallerScope): Promise<void> {
+  let selected: CallWorkspace;
   try {
-    selected = await selectBinding(binding, undefined);
+    selected = await scope.select(undefined);
   } catch {
     return;
   }
@@ -89,14 +88,14 @@ export async function openResourceStates(catalog: Catalog, binding: Binding): Pr
 
 export async function readResource(
   catalog: Catalog,
-  binding: Binding,
+  scope: CallerScope,
   uri: string,
 ): Promise<ReadResourceResult> {
-  const target = binding.select === undefined ? { uri, workspace: undefined } : splitResourceUri(uri);
+  const target = scope.namesWorkspaces ? splitResourceUri(uri) : { uri, workspace: undefined };
   const owner = catalog.familyFor(target.uri);
-  let selected: Binding;
+  let selected: CallWorkspace;
   try {
-    selected = await selectBinding(binding, target.workspace);
+    selected = await scope.select(target.workspace);
   } catch (error) {
     if (!(error instanceof MoorError)) throw error;
     throw protocolError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}. ${error.message}`, { uri });

@@ -1,7 +1,7 @@
 /**
  * The per-connection / per-request server factory. Everything expensive lives
  * in the Catalog (built once); each call here makes one low-level SDK Server
- * and binds the prebuilt handlers to a Binding. We use the low-level Server
+ * and binds the prebuilt handlers to a CallerScope. We use the low-level Server
  * rather than McpServer so that tools/list order, result shapes and the cost
  * of an instance are ours to control.
  */
@@ -18,7 +18,7 @@ import {
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import { traceIdOf } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
-import type { Binding } from './binding.js';
+import type { CallerScope } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';
@@ -37,8 +37,8 @@ export interface ServerIdentity {
 
 export interface FactoryOptions {
   readonly identity: ServerIdentity;
-  /** Which binding this connection or request runs against. */
-  bind(ctx: McpRequestContext): Binding;
+  /** Which scope this connection or request runs against. */
+  scopeFor(ctx: McpRequestContext): CallerScope;
   onInternalError(error: unknown, tool: string): void;
   /** Protocol extensions layered on the host (e.g. durable tasks). */
   readonly extensions?: readonly HostExtension[];
@@ -48,7 +48,7 @@ export interface FactoryOptions {
 export interface InterceptedToolCall {
   readonly request: CallToolRequest;
   readonly ctx: ServerContext;
-  readonly binding: Binding;
+  readonly scope: CallerScope;
   /** The instance serving the call (its 2025 initialize capabilities, for one). */
   readonly server: Server;
   /** Runs the call the ordinary way (validation, handler, result shaping). */
@@ -62,7 +62,7 @@ export interface InterceptedToolCall {
  */
 export interface HostExtension {
   readonly capabilities?: ServerCapabilities;
-  install?(server: Server, binding: Binding, ctx: McpRequestContext): void;
+  install?(server: Server, scope: CallerScope, ctx: McpRequestContext): void;
   /** Returns a result to answer the call itself, or undefined to let it run normally. */
   interceptToolCall?(call: InterceptedToolCall): Promise<Result | undefined>;
 }
@@ -110,13 +110,13 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
   const templatesList = { resourceTemplates: catalog.resourceTemplates };
 
   return (ctx) => {
-    const binding = options.bind(ctx);
+    const scope = options.scopeFor(ctx);
     const server = new HostServer(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
       serverOptions,
     );
     server.setRequestHandler('tools/list', async () =>
-      binding.writesListed === undefined || (await binding.writesListed()) ? toolsList : readOnlyList,
+      (await scope.writesListed()) ? toolsList : readOnlyList,
     );
     server.setRequestHandler('tools/call', async (request, reqCtx) => {
       const runPlain = () => plainCall(request, reqCtx);
@@ -124,7 +124,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
         const taken = await extension.interceptToolCall?.({
           request,
           ctx: reqCtx,
-          binding,
+          scope,
           server,
           runPlain,
         });
@@ -135,10 +135,10 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     const plainCall = async (request: CallToolRequest, reqCtx: ServerContext): Promise<CallToolResult> => {
       const progressToken = reqCtx.mcpReq._meta?.progressToken;
       const channel = inputChannel(reqCtx, `tools/call:${request.params.name}`);
-      return callTool(catalog, binding, request.params, {
+      return callTool(catalog, scope, request.params, {
         signal: reqCtx.mcpReq.signal,
         onInternalError: options.onInternalError,
-        host: hostContext(server, reqCtx, catalog.events, binding),
+        host: hostContext(server, reqCtx, catalog.events, scope),
         requestInput: channel.requestInput,
         progress: async (progress, total, message) => {
           if (progressToken === undefined) return;
@@ -160,36 +160,33 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
       });
     };
     server.setRequestHandler('resources/list', (request) =>
-      listResources(catalog, binding, request.params?.cursor),
+      listResources(catalog, scope, request.params?.cursor),
     );
     server.setRequestHandler('resources/templates/list', () => templatesList);
-    server.setRequestHandler('resources/read', (request) =>
-      readResource(catalog, binding, request.params.uri),
-    );
-    if (hasPrompts) installPrompts(server, catalog, binding);
+    server.setRequestHandler('resources/read', (request) => readResource(catalog, scope, request.params.uri));
+    if (hasPrompts) installPrompts(server, catalog, scope);
     if (capabilities.completions) installCompletions(server, catalog);
     if (catalog.skills.size > 0)
       installSkills(server, catalog.skills, ctx.era === 'legacy' ? undefined : CATALOG_CACHE_HINT);
     const subscribed = new Set<string>();
     if (ctx.era === 'legacy')
-      installLegacySubscriptions(server, subscribed, () => openResourceStates(catalog, binding));
+      installLegacySubscriptions(server, subscribed, () => openResourceStates(catalog, scope));
     // 2025 connections (stdio, socket) follow their rooms; listen streams subscribe themselves.
     if (ctx.requestInfo === undefined) {
-      followEvents(server, ctx, catalog.events, binding, subscribed);
-      followToolChanges(server, binding);
+      followEvents(server, ctx, catalog.events, scope, subscribed);
+      followToolChanges(server, scope);
     }
-    for (const extension of extensions) extension.install?.(server, binding, ctx);
+    for (const extension of extensions) extension.install?.(server, scope, ctx);
     return server;
   };
 }
 
 /** A connection hears when its own session's tool list changed (a switch to or from a write-allowed workspace). */
-function followToolChanges(server: Server, binding: Binding): void {
-  if (binding.onToolsChanged === undefined) return;
+function followToolChanges(server: Server, scope: CallerScope): void {
   const connect = server.connect.bind(server);
   server.connect = async (transport) => {
     await connect(transport);
-    const unsubscribe = binding.onToolsChanged?.(() => {
+    const unsubscribe = scope.onToolsChanged(() => {
       if (server.transport === undefined) {
         unsubscribe?.();
         return;

@@ -4,7 +4,7 @@
  * resources/unsubscribe handlers (McpServer does not register them; we
  * declare `resources.subscribe`).
  *
- * A legacy-pinned instance follows the events of the rooms its binding
+ * A legacy-pinned instance follows the events of the rooms its scope
  * holds once connected and sends each as an unsolicited notification
  * (resource updates only for subscribed URIs). A connection whose
  * initialize declared the tasks extension also hears `notifications/tasks`
@@ -14,10 +14,10 @@
  */
 import type { McpRequestContext, Server, ServerEvent } from '@modelcontextprotocol/server';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
-import type { Binding } from './binding.js';
+import type { CallerScope } from './call-scope.js';
 import type { EventRouter, TaskStatusEvent } from './events/router.js';
 
-/** `onSubscribe` runs before each subscription (the binding's resource states must be open to hear changes). */
+/** `onSubscribe` runs before each subscription (the scope's resource states must be open to hear changes). */
 export function installLegacySubscriptions(
   server: Server,
   subscribed: Set<string>,
@@ -34,12 +34,12 @@ export function installLegacySubscriptions(
   });
 }
 
-/** After connect, forwards the binding's room events (and its tasks' status) until the transport closes. */
+/** After connect, forwards the scope's room events (and its tasks' status) until the transport closes. */
 export function followEvents(
   server: Server,
   ctx: McpRequestContext,
   events: EventRouter,
-  binding: Binding,
+  scope: CallerScope,
   subscribed: ReadonlySet<string>,
 ): void {
   if (ctx.era !== 'legacy') return;
@@ -55,18 +55,18 @@ export function followEvents(
       stop();
       return false;
     };
-    // A session's rooms change as it switches workspaces: ask the binding at each event.
+    // A session's rooms change as it switches workspaces: ask the scope at each event.
     const hear = (event: ServerEvent) => {
       if (live()) deliver(server, event, subscribed).catch(() => {});
     };
     stops.push(
-      binding.roomsChange === true
+      scope.roomsChange
         ? events.subscribeAll((event, roomId) => {
-            if ((binding.rooms ?? []).includes(roomId)) hear(event);
+            if (scope.rooms().includes(roomId)) hear(event);
           })
-        : events.subscribe(binding.rooms ?? [], hear),
+        : events.subscribe(scope.rooms(), hear),
     );
-    const owner = binding.sessionKey;
+    const owner = scope.sessionKey;
     if (owner !== undefined) {
       stops.push(
         events.subscribeTasks(owner, (event) => {

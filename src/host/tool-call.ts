@@ -6,7 +6,7 @@
  */
 import { type CallToolResult, ProtocolError } from '@modelcontextprotocol/server';
 import { MoorError, ToolError } from '../errors.js';
-import { type Binding, selectBinding } from './binding.js';
+import type { CallerScope, CallWorkspace } from './call-scope.js';
 import { type Catalog, type CatalogTool, WORKSPACE_ARGUMENT } from './catalog.js';
 import { protocolError } from './protocol-error.js';
 import {
@@ -38,20 +38,17 @@ function passesThrough(error: unknown): boolean {
   return error instanceof ProtocolError || isHostSignal(error);
 }
 
-/** Told the outcome and handler time of every tools/call (metrics); `tool` is as the request named it. */
-export type ToolCallObserver = (tool: string, outcome: 'ok' | 'error' | 'cancelled', seconds: number) => void;
-
 export async function callTool(
   catalog: Catalog,
-  binding: Binding,
+  scope: CallerScope,
   request: CallRequest,
   env: CallEnvironment,
 ): Promise<CallToolResult> {
   const observer = catalog.toolCallObserver;
-  if (observer === undefined) return runCatalogTool(catalog, binding, request, env);
+  if (observer === undefined) return runCatalogTool(catalog, scope, request, env);
   const started = performance.now();
   try {
-    const result = await runCatalogTool(catalog, binding, request, env);
+    const result = await runCatalogTool(catalog, scope, request, env);
     const outcome = env.signal.aborted ? 'cancelled' : result.isError === true ? 'error' : 'ok';
     observer(request.name, outcome, (performance.now() - started) / 1000);
     return result;
@@ -69,7 +66,7 @@ export async function callTool(
 
 async function runCatalogTool(
   catalog: Catalog,
-  binding: Binding,
+  scope: CallerScope,
   request: CallRequest,
   env: CallEnvironment,
 ): Promise<CallToolResult> {
@@ -86,25 +83,25 @@ async function runCatalogTool(
     return errorResult(
       `Invalid arguments for ${request.name}: ${WORKSPACE_ARGUMENT}: expected the absolute path of a connected workspace. Call tools/list for the input schema.`,
     );
-  let target: Binding;
+  let target: CallWorkspace | undefined;
   try {
     // Session-level tools (the workspace tools) run on the session, in no workspace, once it has begun.
-    if (entry.pack.scope === 'session') await binding.ready?.();
-    target = entry.pack.scope === 'session' ? binding : await selectBinding(binding, named);
+    if (entry.pack.scope === 'session') await scope.ready();
+    else target = await scope.select(named);
   } catch (error) {
     if (error instanceof MoorError) return errorResult(error.message);
     throw error;
   }
-  if (entry.definition.writes === true && target.writable === false) {
+  if (entry.definition.writes === true && target !== undefined && !target.writable) {
     return errorResult(
       new ToolError(
         'WRITES_NOT_ALLOWED',
-        `${request.name} writes into the workspace, and the daemon does not allow writes in ${target.workspaceRoot}: start it with --allow-writes ${target.workspaceRoot}, or connect a workspace that allows them.`,
+        `${request.name} writes into the workspace, and the daemon does not allow writes in ${target.root}: start it with --allow-writes ${target.root}, or connect a workspace that allows them.`,
       ).message,
     );
   }
 
-  return runTool(entry, target, args, env, passesThrough);
+  return runTool(entry, { sessionKey: scope.sessionKey, workspace: target }, args, env, passesThrough);
 }
 
 /** The host's `workspace` argument, taken out of a tool's arguments when the catalog added it. */

@@ -9,7 +9,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { MoorError, ToolError } from '../errors.js';
-import type { Binding } from './binding.js';
+import type { CallWorkspace } from './call-scope.js';
 import type { HostContext, Pack, ToolContext, ToolDefinition } from './pack.js';
 
 export interface CallEnvironment {
@@ -43,6 +43,12 @@ const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
   );
 };
 
+/** Who a tool runs for, and in which workspace (none for session-level tools). */
+export interface ToolTarget {
+  readonly sessionKey: string | undefined;
+  readonly workspace: CallWorkspace | undefined;
+}
+
 /**
  * Runs `entry` with `args`. Errors for which `passesThrough` holds are
  * rethrown untouched; a MoorError becomes an `isError` result; anything else
@@ -50,7 +56,7 @@ const noInputChannel: ToolContext<unknown>['requestInput'] = async () => {
  */
 export async function runTool(
   entry: ToolEntry,
-  binding: Binding,
+  target: ToolTarget,
   args: Record<string, unknown>,
   env: CallEnvironment,
   passesThrough: (error: unknown) => boolean = isHostSignal,
@@ -60,11 +66,11 @@ export async function runTool(
   if (!parsed.success) return errorResult(describeInvalidArguments(name, parsed.error));
 
   // Session-level tools (the workspace tools) run on the session, in no workspace.
-  const onSession = entry.pack.scope === 'session';
+  const workspace = entry.pack.scope === 'session' ? undefined : target.workspace;
   const ctx: ToolContext<unknown> = {
-    state: onSession ? undefined : binding.stateOf(entry.pack),
-    workspaceRoot: onSession ? '' : binding.workspaceRoot,
-    sessionKey: binding.sessionKey,
+    state: workspace?.stateOf(entry.pack),
+    workspaceRoot: workspace?.root ?? '',
+    sessionKey: target.sessionKey,
     signal: env.signal,
     progress: env.progress,
     host: env.host ?? SILENT_HOST,

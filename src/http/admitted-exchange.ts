@@ -7,9 +7,9 @@ import type { ServerResponse } from 'node:http';
 import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
-import type { Binding } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import type { Outcome } from '../observe/labels.js';
-import type { TraceSpan } from '../observe/tracing.js';
+import type { TraceSpan } from '../observe/tracer.js';
 import type { AdmittedRequest } from './intake.js';
 import type { LeanExchange } from './lean/lean-path.js';
 import { dispatchErrorBody, entryErrorBody, JSON_HEADERS, SSE_HEADERS, sendJson, sseFrame } from './wire.js';
@@ -43,7 +43,8 @@ export class Exchange implements LeanExchange {
     return this.#controller.signal;
   }
 
-  binding(): Binding {
+  /** The caller scope of this request (what its headers name, resolved once). */
+  scope(): CallerScope {
     return this.request.scope.resolve();
   }
 

@@ -40,10 +40,10 @@ import {
   KEEP_ALIVE_TIMEOUT_MS,
 } from './limits.js';
 import { HttpListens } from './listen.js';
-import { type Binder, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
+import { RequestScope, type ScopeSource, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
 import { type HttpLog, sendJson } from './wire.js';
 
-export interface HttpEndpointOptions extends Binder {
+export interface HttpEndpointOptions extends ScopeSource {
   readonly host: string; // default '127.0.0.1'
   readonly port: number; // 0 = ephemeral
   /** Bearer token; REQUIRED when host is not loopback. When set, every request must carry it. */
@@ -116,9 +116,9 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   const factory = createServerFactory(options.catalog, {
     identity: options.identity,
     // The SDK path reads the moor headers again from the request it serves (intake checked them).
-    bind: (ctx) => {
+    scopeFor: (ctx) => {
       const headers = ctx.requestInfo?.headers;
-      return new RequestBinding(
+      return new RequestScope(
         headers?.get(SESSION_HEADER) ?? undefined,
         headers?.get(WORKSPACE_HEADER) ?? undefined,
         options,
@@ -154,7 +154,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
           onInternalError: options.onInternalError,
           log,
         });
-  // Listen streams hear the catalog's router: their binding's rooms, their session's tasks.
+  // Listen streams hear the catalog's router: their scope's rooms, their session's tasks.
   const listens = new HttpListens({
     router: options.catalog.events,
     budget: options.listenBudget ?? new ListenBudget({ warn: (message) => log('warn', `http: ${message}`) }),
@@ -165,7 +165,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     serverInfo: options.identity,
     keepAliveMs,
     log,
-    prepare: (binding) => openResourceStates(options.catalog, binding),
+    prepare: (scope) => openResourceStates(options.catalog, scope),
   });
   const exchanges = new Exchanges({
     listens,
@@ -187,7 +187,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     host,
     token: options.token,
     admission: options.admission,
-    binder: options,
+    scopes: options,
     log,
     pages: options.pages,
     observer: options.observer,

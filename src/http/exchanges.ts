@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeIncomingMessageLike, NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { JsonRpcCode, MoorError } from '../errors.js';
-import type { Binding } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import type { RequestObserver } from '../observe/observer.js';
 import { withTrace } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
@@ -102,16 +102,16 @@ export class Exchanges {
     res.once('close', () => this.#ended(exchange));
     const listen = request.listen ? this.#listens?.plan(req.headers, request.parsed) : undefined;
     if (listen !== undefined && this.#listens !== undefined) {
-      let binding: Binding;
+      let scope: CallerScope;
       try {
-        binding = exchange.binding();
+        scope = exchange.scope();
       } catch (error) {
-        const refusal = error instanceof MoorError ? error : new MoorError('INTERNAL', 'no binding');
+        const refusal = error instanceof MoorError ? error : new MoorError('INTERNAL', 'no scope');
         const { code, message, data } = refusal.toJsonRpc();
         sendJson(res, refusal.spec.http, dispatchErrorBody(listen.id, code, message, data));
         return;
       }
-      this.#listens.serve(res, listen, binding);
+      this.#listens.serve(res, listen, scope);
       return;
     }
     const lean = this.#lean;

@@ -13,7 +13,13 @@ import type { RequestObserver } from '../observe/observer.js';
 import { nestsDeeperThan, TOO_DEEP_MESSAGE } from '../protocol/json-shape.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
-import { type Binder, inBandSessionKey, RequestBinding, SESSION_HEADER, WORKSPACE_HEADER } from './scope.js';
+import {
+  inBandSessionKey,
+  RequestScope,
+  type ScopeSource,
+  SESSION_HEADER,
+  WORKSPACE_HEADER,
+} from './scope.js';
 import {
   dispatchErrorBody,
   echoableId,
@@ -43,7 +49,7 @@ export interface AdmittedRequest {
   readonly listen: boolean;
   /** A posted `notifications/cancelled`, which cancels a matching exchange. */
   readonly cancellation: boolean;
-  readonly scope: RequestBinding;
+  readonly scope: RequestScope;
   /** Frees the admission slot (a no-op for requests that hold none); call once the exchange ends. */
   readonly release: () => void;
 }
@@ -63,7 +69,7 @@ export interface IntakeOptions {
   readonly host: string;
   readonly token: string | undefined;
   readonly admission: AdmissionGate;
-  readonly binder: Binder;
+  readonly scopes: ScopeSource;
   readonly log: HttpLog;
   readonly sink: IntakeSink;
   /** Pages a person or a scraper GETs (`/metrics`, `/status`), behind the same Host/Origin and token guards. */
@@ -102,7 +108,7 @@ export class Intake {
   readonly #originGuard: OriginGuard;
   readonly #tokenGuard: TokenGuard | undefined;
   readonly #admission: AdmissionGate;
-  readonly #binder: Binder;
+  readonly #scopes: ScopeSource;
   readonly #log: HttpLog;
   readonly #sink: IntakeSink;
   readonly #pages: ReadonlyMap<string, PageHandler> | undefined;
@@ -112,7 +118,7 @@ export class Intake {
     this.#originGuard = new OriginGuard(allowedHostnames(options.host));
     this.#tokenGuard = options.token ? new TokenGuard(options.token) : undefined;
     this.#admission = options.admission;
-    this.#binder = options.binder;
+    this.#scopes = options.scopes;
     this.#log = options.log;
     this.#sink = options.sink;
     this.#pages = options.pages;
@@ -220,9 +226,9 @@ export class Intake {
     // It becomes the header, so the SDK path (which reads headers) sees the same key.
     const inBand = req.headers[SESSION_HEADER] === undefined ? inBandSessionKey(parsed) : undefined;
     if (inBand !== undefined) req.headers[SESSION_HEADER] = inBand;
-    let scope: RequestBinding;
+    let scope: RequestScope;
     try {
-      scope = new RequestBinding(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER], this.#binder);
+      scope = new RequestScope(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER], this.#scopes);
       // A named workspace is resolved now, so a bad one is a 400 rather than a failure mid-call.
       if (scope.workspace !== undefined) scope.resolve();
     } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * `subscriptions/listen` over HTTP, served by moor (events/listen.ts says
  * why not by the SDK's router): a well-formed 2026-07-28 listen POST becomes
- * an SSE response carrying one ListenStream for the rooms its binding holds
+ * an SSE response carrying one ListenStream for the rooms its caller's scope holds
  * and its session's tasks. A refused stream never gets an acknowledgement:
  * over the URI budget it is answered HTTP 429 (`LISTEN_LIMIT`), task ids
  * without the extension 400 (-32021). Anything not well formed goes to the
@@ -10,7 +10,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { MoorError } from '../errors.js';
-import type { Binding } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import {
   audienceOf,
   LISTEN_METHOD,
@@ -43,8 +43,8 @@ export interface HttpListensOptions {
   /** SSE keep-alive comment interval; 0 disables. */
   readonly keepAliveMs: number;
   readonly log: HttpLog;
-  /** Runs before a stream opens: the binding's resource states must be open to hear their changes. */
-  prepare?(binding: Binding): void;
+  /** Runs before a stream opens: the scope's resource states must be open to hear their changes. */
+  prepare?(scope: CallerScope): void;
 }
 
 export class HttpListens {
@@ -68,18 +68,18 @@ export class HttpListens {
     return parseListen(parsed);
   }
 
-  serve(res: ServerResponse, request: ListenRequest, binding: Binding): void {
+  serve(res: ServerResponse, request: ListenRequest, scope: CallerScope): void {
     const { router, budget, offer, serverInfo, keepAliveMs, log } = this.#options;
     let keepAlive: NodeJS.Timeout | undefined;
     let stream: ListenStream;
     let release: (() => void) | undefined;
     try {
-      this.#options.prepare?.(binding);
-      release = binding.hold?.();
+      this.#options.prepare?.(scope);
+      release = scope.hold();
       stream = openListen({
         request,
         offer,
-        audience: audienceOf(binding),
+        audience: audienceOf(scope),
         router,
         budget,
         serverInfo,

@@ -1,87 +1,99 @@
 /**
- * The moor request headers (`Moor-Session`, `Moor-Workspace`) and the
- * binding they name, resolved lazily: most requests (lists, discover, cheap
+ * The moor request headers (`Moor-Session`, `Moor-Workspace`) and the caller
+ * scope they name, resolved lazily: most requests (lists, discover, cheap
  * polls) never touch the workspace, so the daemon's room is asked for only
  * when a handler needs it — and at most once per request. Both paths use this
  * one implementation: intake checks the headers before admitting a request,
  * the SDK path's server factory reads them again from the request it serves.
+ * `RequestScope` implements every member of `CallerScope` (none is optional),
+ * so what the daemon's scope does, the request's does on either path.
  */
 import path from 'node:path';
 import { MoorError } from '../errors.js';
-import { type Binding, selectBinding } from '../host/binding.js';
-import type { Pack } from '../host/pack.js';
+import type { CallerScope, CallWorkspace } from '../host/call-scope.js';
 import { SESSION_KEY_PATTERN } from '../protocol/hello.js';
 import { decodeHeaderValue, headerOf } from './wire.js';
 
 export const SESSION_HEADER = 'moor-session';
 export const WORKSPACE_HEADER = 'moor-workspace';
 
-/** Who turns a request's headers into a binding (the daemon's rooms). */
-export interface Binder {
+/** Who turns a request's headers into a caller scope (the daemon's sessions and rooms). */
+export interface ScopeSource {
   /**
-   * Binding for one request: session key from the Moor-Session header,
+   * The scope of one request: session key from the Moor-Session header,
    * workspace from Moor-Workspace (absolute path) or undefined for the daemon
    * default. Throws MoorError('WORKSPACE_INVALID', message) when the
    * workspace is not an existing directory inside the allowed roots.
    */
-  bindForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): Binding;
+  scopeForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): CallerScope;
 }
 
 type HeaderValue = string | string[] | undefined;
 
-/** One request's Moor-Session and Moor-Workspace, and the binding they name (resolved at most once). */
-export class RequestBinding implements Binding {
+/** One request's Moor-Session and Moor-Workspace, and the scope they name (resolved at most once). */
+export class RequestScope implements CallerScope {
   /** The Moor-Session header as sent (undefined when absent): what a posted cancellation must match. */
   readonly requestedSessionKey: string | undefined;
   /** The Moor-Workspace header, decoded; undefined for the daemon's default workspace. */
   readonly workspace: string | undefined;
-  readonly #binder: Binder;
-  #bound: Binding | undefined;
+  readonly #source: ScopeSource;
+  #resolved: CallerScope | undefined;
 
   /** Reads and checks the headers; throws MoorError('BAD_HEADER') for a malformed one. */
-  constructor(sessionHeader: HeaderValue, workspaceHeader: HeaderValue, binder: Binder) {
+  constructor(sessionHeader: HeaderValue, workspaceHeader: HeaderValue, source: ScopeSource) {
     this.requestedSessionKey = sessionKeyOf(sessionHeader);
     this.workspace = workspaceOf(workspaceHeader);
-    this.#binder = binder;
+    this.#source = source;
   }
 
-  /** The daemon's binding for these headers, asked for on first use only. */
-  resolve(): Binding {
-    this.#bound ??= this.#binder.bindForRequest({
+  /** The daemon's scope for these headers, asked for on first use only. */
+  resolve(): CallerScope {
+    this.#resolved ??= this.#source.scopeForRequest({
       sessionKey: this.requestedSessionKey,
       workspace: this.workspace,
     });
-    return this.#bound;
+    return this.#resolved;
   }
 
-  // A keyless request may still get the daemon's default session key (bindForRequest decides).
+  // A keyless request may still get the daemon's default session key (scopeForRequest decides).
   get sessionKey(): string | undefined {
     return this.requestedSessionKey ?? this.resolve().sessionKey;
   }
 
-  get workspaceRoot(): string {
-    return this.resolve().workspaceRoot;
+  rooms(): readonly string[] {
+    return this.resolve().rooms();
   }
 
-  stateOf<S>(pack: Pack<S>): S {
-    return this.resolve().stateOf(pack);
+  get roomsChange(): boolean {
+    return this.resolve().roomsChange;
   }
 
-  get writable(): boolean | undefined {
-    return this.resolve().writable;
+  get namesWorkspaces(): boolean {
+    return this.resolve().namesWorkspaces;
   }
 
-  select(named: string | undefined): Promise<Binding> {
-    return selectBinding(this.resolve(), named);
+  hold(): () => void {
+    return this.resolve().hold();
   }
 
-  async others(): Promise<ReadonlyArray<{ readonly root: string; readonly binding: Binding }>> {
-    return (await this.resolve().others?.()) ?? [];
+  ready(): Promise<void> {
+    return this.resolve().ready();
   }
 
-  async writesListed(): Promise<boolean> {
-    const bound = this.resolve();
-    return bound.writesListed === undefined ? true : bound.writesListed();
+  select(named: string | undefined): Promise<CallWorkspace> {
+    return this.resolve().select(named);
+  }
+
+  others(): Promise<ReadonlyArray<{ readonly root: string; readonly workspace: CallWorkspace }>> {
+    return this.resolve().others();
+  }
+
+  writesListed(): Promise<boolean> {
+    return this.resolve().writesListed();
+  }
+
+  onToolsChanged(listener: () => void): () => void {
+    return this.resolve().onToolsChanged(listener);
   }
 }
 

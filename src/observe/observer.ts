@@ -8,7 +8,7 @@
 import type { Refusal } from '../host/admission.js';
 import { eraOf, methodIndex, type Outcome, type Transport } from './labels.js';
 import { type DaemonMetrics, requestSlot, slotMethod } from './metrics.js';
-import type { RequestTracer, TraceSpan } from './tracing.js';
+import type { RequestTracer, TraceSpan } from './tracer.js';
 
 const NETWORK: Readonly<Record<Transport, 'unix' | 'tcp'>> = { socket: 'unix', http: 'tcp' };
 

@@ -22,7 +22,7 @@ import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { traceContextOf } from '../protocol/trace.js';
 import { metaOf, methodIndex, methodLabel, protocolVersionOf, toolNameOf } from './labels.js';
-import type { RequestTracer, SpanRequest, TraceSpan } from './tracing.js';
+import type { RequestTracer, SpanRequest, TraceSpan } from './tracer.js';
 
 /** The session id on a span is a hash prefix: the key itself authorises (it scopes tasks). */
 const SESSION_HASH_CHARS = 16;

@@ -8,27 +8,7 @@
  * is set, or OTEL_TRACES_EXPORTER names otlp; OTEL_SDK_DISABLED=true, or an
  * OTEL_TRACES_EXPORTER that does not name otlp (e.g. none), turns it off.
  */
-import type { Outcome } from './labels.js';
-
-/** The span a request gets: ended once with its outcome. */
-export interface TraceSpan {
-  end(outcome: Outcome, errorType?: string): void;
-}
-
-/** What a server span is made from. */
-export interface SpanRequest {
-  /** network.transport: the socket is a unix socket, HTTP is tcp. */
-  readonly network: 'unix' | 'tcp' | 'pipe';
-  /** The JSON-RPC message (method, params.name, params._meta are read). */
-  readonly message: unknown;
-  readonly sessionKey: string | undefined;
-}
-
-export interface RequestTracer {
-  start(request: SpanRequest): TraceSpan;
-  /** Exports what is buffered, then stops. */
-  shutdown(): Promise<void>;
-}
+import type { RequestTracer } from './tracer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,7 +1,14 @@
 /**
  * Protocol facts moor relies on that the SDK does not export by name.
  */
-import type { CacheHint } from '@modelcontextprotocol/server';
+/**
+ * A result's cache hint (2026-07-28), the shape the SDK's `CacheHint` has:
+ * written here so that protocol/ stays free of the SDK (the proxy imports it).
+ */
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+}
 
 /** The stateless revision; the SDK exports no constant for it. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28';

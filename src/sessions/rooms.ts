@@ -52,6 +52,9 @@ export interface RoomsOptions<S extends RoomState> {
 
 class RoomEntry<S extends RoomState> implements Room<S> {
   connections = 0;
+  /** True while keep() holds the room (counted as one connection). */
+  kept = false;
+  /** The room's one keep-alive timer: ending keep()'s hold, or unloading an unheld room. */
   timer: NodeJS.Timeout | undefined;
   constructor(
     readonly key: RoomKey,
@@ -76,15 +79,22 @@ export class Rooms<S extends RoomState> {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Joins the room for `key`, opening it on first use. */
-  acquire(key: RoomKey): RoomLease<S> {
+  #entry(key: RoomKey): RoomEntry<S> {
     const id = roomId(key);
     let entry = this.#rooms.get(id);
     if (!entry) {
       entry = new RoomEntry(key, this.#options.open(key), this.#now());
       this.#rooms.set(id, entry);
     }
-    if (entry.timer) {
+    return entry;
+  }
+
+  /** Joins the room for `key`, opening it on first use. */
+  acquire(key: RoomKey): RoomLease<S> {
+    const id = roomId(key);
+    const entry = this.#entry(key);
+    // A pending unload is called off; keep()'s timer (which only ends its own hold) runs on.
+    if (entry.timer && !entry.kept) {
       clearTimeout(entry.timer);
       entry.timer = undefined;
     }
@@ -100,6 +110,31 @@ export class Rooms<S extends RoomState> {
         this.#leave(id, joined);
       },
     };
+  }
+
+  /**
+   * Holds the room for `key` (opening it on first use) until the keep-alive
+   * has passed since the last keep(): what callers without a connection
+   * (session-less HTTP requests) hold a room by. While held it counts as one
+   * connection; afterwards the room is unheld like any other, so it unloads
+   * one more keep-alive later unless someone joins.
+   */
+  keep(key: RoomKey): Room<S> {
+    const id = roomId(key);
+    const entry = this.#entry(key);
+    entry.lastUsedAt = this.#now();
+    if (entry.timer) clearTimeout(entry.timer);
+    if (!entry.kept) {
+      entry.kept = true;
+      entry.connections += 1;
+    }
+    entry.timer = setTimeout(() => {
+      entry.kept = false;
+      entry.timer = undefined;
+      this.#leave(id, entry);
+    }, this.#keepAliveMs);
+    entry.timer.unref();
+    return entry;
   }
 
   #leave(id: string, entry: RoomEntry<S>): void {

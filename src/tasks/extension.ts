@@ -23,7 +23,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Binding } from '../host/binding.js';
+import type { CallerScope } from '../host/call-scope.js';
 import type { Catalog } from '../host/catalog.js';
 import { InputRequiredSignal, inputChannel } from '../host/input.js';
 import { protocolError } from '../host/protocol-error.js';
@@ -72,7 +72,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
 
   const startTask = async (
     tasks: TaskService,
-    binding: Binding,
+    scope: CallerScope,
     owner: string,
     params: InterceptedToolCall['request']['params'],
     cancellation: 'abort' | 'detach',
@@ -81,7 +81,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
     // Committed before the CreateTaskResult goes out: a tasks/get on any daemon finds it.
     const task = await tasks.create(owner, params.name);
     tasks.start(task, { cancellation, preAnswered }, (env) =>
-      callTool(catalog, binding, params, {
+      callTool(catalog, scope, params, {
         signal: env.signal,
         progress: env.progress,
         onInternalError: options.onInternalError,
@@ -92,7 +92,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
   };
 
   return {
-    install(server, binding, ctx) {
+    install(server, scope, ctx) {
       if (service === undefined) return;
       if (ctx.era === 'modern') {
         server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } } as never);
@@ -112,7 +112,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
           } as never;
         });
       }
-      const owner = () => binding.sessionKey;
+      const owner = () => scope.sessionKey;
       server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/get');
         return service.detailed(await service.get(params.taskId, owner())) as never;
@@ -141,7 +141,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
       const params = call.request.params;
       const parsed = entry.definition.input.safeParse(withoutInBandArguments(params.arguments ?? {}));
       if (!parsed.success) return call.runPlain(); // the same invalid-arguments result as any call
-      const owner = call.binding.sessionKey;
+      const owner = call.scope.sessionKey;
       const declared = service !== undefined && declaresTasks(call.ctx, call.server);
       if (!declared || owner === undefined) {
         if (task.eligibility === 'required') {
@@ -168,7 +168,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
       }
       return (await startTask(
         service,
-        call.binding,
+        call.scope,
         owner,
         params,
         task.cancellation,

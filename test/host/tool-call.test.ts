@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../../src/host/binding.js';
+import { Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { erasePack } from '../../src/host/pack.js';
 import { callTool } from '../../src/host/tool-call.js';
@@ -15,7 +15,7 @@ function setup() {
     progress: async () => {},
     onInternalError: (error: unknown) => errors.push(error),
   };
-  return { catalog, binding: workspace.bind('moor-key-1234'), env, errors };
+  return { catalog, scope: workspace.scope('moor-key-1234'), env, errors };
 }
 
 describe('Catalog', () => {
@@ -39,27 +39,22 @@ describe('Catalog', () => {
 
 describe('callTool', () => {
   it('returns one text block and structuredContent', async () => {
-    const { catalog, binding, env } = setup();
-    const result = await callTool(catalog, binding, { name: 'zeta_echo', arguments: { text: 'hi' } }, env);
+    const { catalog, scope, env } = setup();
+    const result = await callTool(catalog, scope, { name: 'zeta_echo', arguments: { text: 'hi' } }, env);
     expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { echoed: 'hi' } });
   });
 
   it('an unknown tool is a -32602 protocol error naming the tool', async () => {
-    const { catalog, binding, env } = setup();
-    await expect(callTool(catalog, binding, { name: 'nope' }, env)).rejects.toMatchObject({
+    const { catalog, scope, env } = setup();
+    await expect(callTool(catalog, scope, { name: 'nope' }, env)).rejects.toMatchObject({
       code: -32602,
       data: { tool: 'nope' },
     });
   });
 
   it('schema-invalid arguments are an isError result naming the field', async () => {
-    const { catalog, binding, env } = setup();
-    const result = await callTool(
-      catalog,
-      binding,
-      { name: 'zeta_echo', arguments: { text: 'toolong' } },
-      env,
-    );
+    const { catalog, scope, env } = setup();
+    const result = await callTool(catalog, scope, { name: 'zeta_echo', arguments: { text: 'toolong' } }, env);
     expect(result.isError).toBe(true);
     expect(result.content[0]).toMatchObject({
       text: expect.stringMatching(/^Invalid arguments for zeta_echo: text: /),
@@ -67,17 +62,17 @@ describe('callTool', () => {
   });
 
   it('unknown keys are refused, but __-prefixed in-band hints are stripped first', async () => {
-    const { catalog, binding, env } = setup();
+    const { catalog, scope, env } = setup();
     const extra = await callTool(
       catalog,
-      binding,
+      scope,
       { name: 'zeta_echo', arguments: { text: 'a', other: 1 } },
       env,
     );
     expect(extra.isError).toBe(true);
     const hinted = await callTool(
       catalog,
-      binding,
+      scope,
       { name: 'zeta_echo', arguments: { text: 'a', __workspace: 'x' } },
       env,
     );
@@ -85,19 +80,19 @@ describe('callTool', () => {
   });
 
   it('a ToolError becomes its message; an unexpected error is reported but never leaked', async () => {
-    const { catalog, binding, env, errors } = setup();
-    const missing = await callTool(catalog, binding, { name: 'alpha_read', arguments: { key: 'zz' } }, env);
+    const { catalog, scope, env, errors } = setup();
+    const missing = await callTool(catalog, scope, { name: 'alpha_read', arguments: { key: 'zz' } }, env);
     expect(missing).toEqual({ content: [{ type: 'text', text: 'No note zz; try "a".' }], isError: true });
-    const boom = await callTool(catalog, binding, { name: 'mid_boom', arguments: {} }, env);
+    const boom = await callTool(catalog, scope, { name: 'mid_boom', arguments: {} }, env);
     expect(boom.isError).toBe(true);
     expect(JSON.stringify(boom)).not.toMatch(/secret internal detail/);
     expect(errors).toHaveLength(1);
   });
 
   it('opens the pack state once per workspace', async () => {
-    const { catalog, binding, env } = setup();
-    await callTool(catalog, binding, { name: 'alpha_read', arguments: { key: 'a' } }, env);
-    const second = await callTool(catalog, binding, { name: 'alpha_read', arguments: { key: 'a' } }, env);
+    const { catalog, scope, env } = setup();
+    await callTool(catalog, scope, { name: 'alpha_read', arguments: { key: 'a' } }, env);
+    const second = await callTool(catalog, scope, { name: 'alpha_read', arguments: { key: 'a' } }, env);
     expect(second.structuredContent).toEqual({ note: 'note 0' });
   });
 });

@@ -426,7 +426,7 @@ describe('bearer token', () => {
         identity: { name: 'moor', title: 't', version: '0' },
         incarnation: INCARNATION,
         admission: new AdmissionGate(),
-        bindForRequest: fx.bindForRequest,
+        scopeForRequest: fx.scopeForRequest,
         onInternalError: () => {},
         log: () => {},
       }),

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { IDENTITY, SERVER_PREAMBLE } from '../../src/app/identity.js';
 import { MoorError, ToolError } from '../../src/errors.js';
 import { AdmissionGate } from '../../src/host/admission.js';
-import { type Binding, Workspace } from '../../src/host/binding.js';
+import { type CallerScope, Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { definePack, defineTool, erasePack, type Pack } from '../../src/host/pack.js';
 import { type HttpEndpoint, type HttpEndpointOptions, startHttpEndpoint } from '../../src/http/endpoint.js';
@@ -158,7 +158,7 @@ export const testPack: Pack<typeof TEST_STATE> = definePack({
 export interface Fixture {
   readonly catalog: Catalog;
   readonly workspaces: Map<string, Workspace>;
-  bindForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): Binding;
+  scopeForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): CallerScope;
   close(): void;
 }
 
@@ -178,7 +178,7 @@ export function fixture(): Fixture {
   return {
     catalog,
     workspaces,
-    bindForRequest({ sessionKey, workspace }) {
+    scopeForRequest({ sessionKey, workspace }) {
       const root = workspace ?? E2E_WORKSPACE;
       if (!existsSync(root) || !statSync(root).isDirectory()) {
         throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace ${root} is not an existing directory.`);
@@ -187,7 +187,7 @@ export function fixture(): Fixture {
         throw new MoorError('WORKSPACE_INVALID', `Moor-Workspace ${root} is outside the allowed roots.`);
       }
       // The room id is the root: each workspace's events reach its own requests only.
-      return workspaceFor(root).bind(sessionKey, [root]);
+      return workspaceFor(root).scope(sessionKey, [root]);
     },
     close() {
       for (const ws of workspaces.values()) ws.close();
@@ -215,7 +215,7 @@ export async function start(fx: Fixture, overrides: Partial<HttpEndpointOptions>
     identity: IDENTITY,
     incarnation: INCARNATION,
     admission,
-    bindForRequest: (request) => fx.bindForRequest(request),
+    scopeForRequest: (request) => fx.scopeForRequest(request),
     onInternalError: (error, tool) =>
       logs.push({ level: 'internal', message: `${tool}: ${(error as Error).message}` }),
     log: (level, message) => logs.push({ level, message }),

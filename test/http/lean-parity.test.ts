@@ -8,7 +8,11 @@
  * hot ones (the benchmark depends on it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_WORKSPACE } from '../helpers/paths.js';
+import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
+import { RawClient } from '../helpers/raw-client.js';
+import { WorkspaceCopies } from '../helpers/workspace-copies.js';
+import { killAll, removeStateDirs, startDaemon, TASKS, tempState } from '../tasks/daemon-helpers.js';
+import { callOverHttp, comparable, type Recorded, script, TASK_TOOLS } from './daemon-parity.js';
 import {
   base64Header,
   ENVELOPE,
@@ -666,5 +670,90 @@ describe('the lean path answers byte for byte like the SDK handler', () => {
       expect(leanNames).toContain(word);
     }
     expect(CORPUS.length).toBeGreaterThan(90);
+  });
+});
+
+describe('the daemon answers every tool alike on the lean and the SDK paths, over HTTP and the socket', () => {
+  const copies = new WorkspaceCopies('moor-parity-');
+  let state: string;
+  let url: string;
+  let a: string;
+  let b: string;
+  let c: string;
+
+  beforeAll(async () => {
+    a = copies.copy();
+    b = copies.copy('0003-use-sqlite-for-storage.md');
+    c = copies.copy();
+    state = tempState('moor-parity-');
+    url = (await startDaemon(state, ['-w', a])).url;
+  }, 20_000);
+
+  afterAll(async () => {
+    await killAll();
+    removeStateDirs();
+    copies.removeAll();
+  });
+
+  /** The script over HTTP, each run in a session of its own (or none); task-capable tools left out with tasks on. */
+  async function overHttp(session: string | undefined, tasks: boolean): Promise<Recorded[]> {
+    const out: Recorded[] = [];
+    for (const step of script(a, b, c)) {
+      if (tasks && session !== undefined && TASK_TOOLS.has(step.tool)) continue;
+      out.push(await callOverHttp(url, step, { session, tasks }));
+    }
+    return out;
+  }
+
+  it.each([
+    ['with Moor-Session', 'parity-with-session'],
+    ['without Moor-Session', undefined],
+  ] as const)('%s', async (_label, key) => {
+    const lean = await overHttp(key === undefined ? undefined : `${key}-lean-0123456789`, false);
+    const sdk = await overHttp(key === undefined ? undefined : `${key}-sdk-0123456789`, true);
+    const comparable =
+      key === undefined ? lean : lean.filter((r) => !r.step.match(/^(check|draft)_decision/));
+    expect(sdk).toEqual(comparable);
+    // A fresh session is told which workspace it starts with, on either path.
+    if (key !== undefined) expect(lean[0]?.text).toContain(`Active: ${a}, not loaded yet`);
+  });
+
+  it('over the socket, with and without the tasks extension, as over HTTP', async () => {
+    const runs: Record<string, string[]> = {};
+    for (const tasks of [false, true]) {
+      const proxy = new RawClient(process.execPath, [MOOR_BIN, 'stdio', '-w', a], { MOOR_STATE_DIR: state });
+      try {
+        const texts: string[] = [];
+        for (const step of script(a, b, c)) {
+          if (step.workspace !== undefined || (tasks && TASK_TOOLS.has(step.tool))) continue;
+          const answer = await proxy.modern('tools/call', {
+            name: step.tool,
+            arguments: step.args,
+            _meta: {
+              'io.modelcontextprotocol/clientCapabilities': tasks ? { extensions: { [TASKS]: {} } } : {},
+            },
+          });
+          texts.push(
+            comparable(JSON.stringify({ step: step.name, result: answer.result, error: answer.error })),
+          );
+        }
+        runs[String(tasks)] = texts;
+      } finally {
+        await proxy.close();
+      }
+    }
+    const without = (runs.false ?? []).filter(
+      (t) => !t.includes('"step":"check_decisions"') && !t.includes('"step":"draft_decision"'),
+    );
+    expect(runs.true).toEqual(without);
+    // The socket's session answers as an HTTP one does, once both have loaded their workspace.
+    const http = (await overHttp('parity-socket-0123456789', false))
+      .filter((r) => !r.step.startsWith('Moor-Workspace'))
+      .map((r) => {
+        const { result, error } = JSON.parse(r.text) as { result?: unknown; error?: unknown };
+        return comparable(JSON.stringify({ step: r.step, result, error }));
+      });
+    const socket = runs.false ?? [];
+    expect(socket.slice(1)).toEqual(http.slice(1));
   });
 });

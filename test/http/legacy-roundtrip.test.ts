@@ -252,7 +252,7 @@ describe('legacy HTTP: server→client requests without a session', () => {
 describe('legacy leg vs the SDK stateless fallback', () => {
   const factory: McpServerFactory = createServerFactory(catalog, {
     identity: IDENTITY,
-    bind: () => fx.bindForRequest({ sessionKey: undefined, workspace: undefined }),
+    scopeFor: () => fx.scopeForRequest({ sessionKey: undefined, workspace: undefined }),
     onInternalError: () => {},
   });
   const sdk = createMcpHandler(factory, { legacy: 'stateless', keepAliveMs: 0 });

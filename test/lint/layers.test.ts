@@ -57,6 +57,52 @@ const PLANTS: readonly Plant[] = [
     file: 'src/store/migrations/planted.ts',
     source: "import { TaskService } from '../../tasks/service.js';\nexport { TaskService };\n",
   },
+  {
+    rule: 'the host imports no sessions',
+    file: 'src/host/planted.ts',
+    source: "import { Rooms } from '../sessions/rooms.js';\nexport { Rooms };\n",
+  },
+  {
+    rule: 'the host imports no pack',
+    file: 'src/host/events/planted.ts',
+    source:
+      "import { createDecisionsPack } from '../../packs/decisions/pack.js';\nexport { createDecisionsPack };\n",
+  },
+  {
+    rule: 'the sessions import no daemon',
+    file: 'src/sessions/planted.ts',
+    source: "import { acquireLock } from '../daemon/lock.js';\nexport { acquireLock };\n",
+  },
+  {
+    rule: 'the sessions import no task store',
+    file: 'src/sessions/planted.ts',
+    source: "import type { TaskStore } from '../store/task-store.js';\nexport type { TaskStore };\n",
+  },
+  {
+    rule: 'tasks import no sessions',
+    file: 'src/tasks/planted.ts',
+    source: "import { Rooms } from '../sessions/rooms.js';\nexport { Rooms };\n",
+  },
+  {
+    rule: 'tasks import no http',
+    file: 'src/tasks/planted.ts',
+    source: "import { observabilityPages } from '../http/pages.js';\nexport { observabilityPages };\n",
+  },
+  {
+    rule: 'protocol imports no SDK',
+    file: 'src/protocol/planted.ts',
+    source: "import type { Transport } from '@modelcontextprotocol/server';\nexport type { Transport };\n",
+  },
+  {
+    rule: 'protocol imports no host',
+    file: 'src/protocol/planted.ts',
+    source: "import { Catalog } from '../host/catalog.js';\nexport { Catalog };\n",
+  },
+  {
+    rule: 'observe imports no http',
+    file: 'src/observe/planted.ts',
+    source: "import { observabilityPages } from '../http/pages.js';\nexport { observabilityPages };\n",
+  },
 ];
 
 let copy: string;

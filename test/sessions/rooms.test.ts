@@ -68,6 +68,42 @@ describe('Rooms', () => {
     expect(closed).toEqual(['/repo']);
   });
 
+  it("keep() holds a room one keep-alive after the last keep, on the room's own timer, then unloads it one later", () => {
+    vi.useFakeTimers();
+    const { rooms, closed } = setup(1000);
+    const room = rooms.keep({ root: '/repo' });
+    expect(room.connections).toBe(1);
+    vi.advanceTimersByTime(900);
+    expect(rooms.keep({ root: '/repo' })).toBe(room);
+    expect(room.connections).toBe(1);
+    // A connection joining and leaving while kept neither ends nor extends the hold.
+    rooms.acquire({ root: '/repo' }).release();
+    vi.advanceTimersByTime(999);
+    expect(room.connections).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(room.connections).toBe(0);
+    expect(rooms.reap(Date.now())).toEqual([]);
+    vi.advanceTimersByTime(999);
+    expect(closed).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(closed).toEqual(['/repo']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a kept room is never reaped, and keep() calls off a pending unload', () => {
+    vi.useFakeTimers();
+    const { rooms, closed } = setup(1000);
+    rooms.acquire({ root: '/repo' }).release();
+    vi.advanceTimersByTime(500);
+    rooms.keep({ root: '/repo' });
+    expect(vi.getTimerCount()).toBe(1);
+    expect(rooms.reap(Date.now() + 48 * 60 * 60 * 1000)).toEqual([]);
+    vi.advanceTimersByTime(1999);
+    expect(closed).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(closed).toEqual(['/repo']);
+  });
+
   it('closeAll unloads everything', () => {
     const { rooms, closed } = setup();
     rooms.acquire({ root: '/a' });

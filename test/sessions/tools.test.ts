@@ -4,7 +4,7 @@
  * expected failures are isError results with the manager's message.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workspace } from '../../src/host/binding.js';
+import { Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { erasePack } from '../../src/host/pack.js';
 import { callTool } from '../../src/host/tool-call.js';
@@ -23,7 +23,7 @@ function setup() {
     onInternalError: (error: unknown) => errors.push(error),
   };
   const call = (name: string, args: Record<string, unknown> = {}, sessionKey: string | null = 's1') =>
-    callTool(catalog, new Workspace('/').bind(sessionKey ?? undefined), { name, arguments: args }, env);
+    callTool(catalog, new Workspace('/').scope(sessionKey ?? undefined), { name, arguments: args }, env);
   return { ...h, catalog, call, errors };
 }
 

@@ -8,7 +8,8 @@
  * alike.
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { Workspace } from '../../host/binding.js';
+import { LineTransport } from '../../daemon/line-transport.js';
+import { Workspace } from '../../host/call-scope.js';
 import { Catalog } from '../../host/catalog.js';
 import { audienceOf } from '../../host/events/listen.js';
 import { ListenBudget } from '../../host/events/listen-budget.js';
@@ -17,7 +18,6 @@ import { erasePack, type Pack } from '../../host/pack.js';
 import { createServerFactory } from '../../host/server-factory.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
-import { LineTransport } from '../../protocol/line-transport.js';
 import { type RoomKey, Rooms, roomId } from '../../sessions/rooms.js';
 import { createWorkspaceToolsPack } from '../../sessions/tools.js';
 import { createWorkspacePolicy } from '../../sessions/workspace-path.js';
@@ -62,15 +62,15 @@ export function serveDirect(
   const initial: RoomKey = { root: resolved.root, decisions: resolved.decisionsDir };
   // The workspace is loaded now, so the first line on stderr can say what is served.
   const startup = rooms.acquire(initial);
-  log(describeStartup(sessions.roomBinding(startup.room, undefined).stateOf(pack) as DecisionsState));
+  log(describeStartup(sessions.roomWorkspace(startup.room).stateOf(pack) as DecisionsState));
   const connection = sessions.openConnection(DIRECT_SESSION_KEY, initial).finally(() => startup.release());
 
-  const binding = sessions.sessionBinding(DIRECT_SESSION_KEY, undefined, async () => {
+  const scope = sessions.sessionScope(DIRECT_SESSION_KEY, undefined, async () => {
     await connection;
   });
   const factory = createServerFactory(catalog, {
     identity: IDENTITY,
-    bind: () => binding,
+    scopeFor: () => scope,
     onInternalError: (error, tool) =>
       log(`moor: tool ${tool} failed: ${(error as Error)?.stack ?? String(error)}`),
   });
@@ -79,7 +79,7 @@ export function serveDirect(
     router,
     budget: new ListenBudget({ warn: (message) => log(`moor: ${message}`) }),
     offer: { prompts: catalog.prompts.length > 0, tasks: false },
-    audience: () => ({ ...audienceOf(binding), ownerKey: undefined }),
+    audience: () => ({ ...audienceOf(scope), ownerKey: undefined }),
     serverInfo: IDENTITY,
   });
   const handle = serveStdio(factory, {

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../../errors.js';
-import { Workspace } from '../../host/binding.js';
+import { Workspace } from '../../host/call-scope.js';
 import { erasePack } from '../../host/pack.js';
 import { runTool } from '../../host/tool-run.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
@@ -27,11 +27,10 @@ async function withLocalTools<T>(
   );
   const workspace = new Workspace(resolved.root);
   try {
-    const binding = workspace.bind(undefined);
     return await use((name, args) => {
       const definition = pack.tools.find((tool) => tool.name === name);
       if (!definition) throw new MoorError('UNKNOWN_TOOL', `Unknown tool: ${name}`, { tool: name });
-      return runTool({ pack, definition }, binding, args, {
+      return runTool({ pack, definition }, { sessionKey: undefined, workspace }, args, {
         signal: new AbortController().signal,
         progress: async () => {},
         onInternalError: (error) => {

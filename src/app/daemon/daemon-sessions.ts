@@ -1,7 +1,8 @@
 /**
  * The daemon's sessions, composed: the SessionManager over the SQLite store
- * and the rooms, the bindings the host runs calls in (a socket connection's,
- * an HTTP request's), per-session tool-list announcements, and the reaper.
+ * and the rooms, the caller scopes the host runs calls in (a socket
+ * connection's, an HTTP session's), per-session tool-list announcements, and
+ * the reaper.
  *
  * A connection is bound to its session, not to a workspace: every call
  * selects its workspace (the `workspace` argument, else the active one)
@@ -11,7 +12,12 @@
 import path from 'node:path';
 import { MoorError } from '../../errors.js';
 import type { ClusterBus } from '../../events/bus.js';
-import type { Binding, Workspace } from '../../host/binding.js';
+import {
+  type CallerScope,
+  type CallWorkspace,
+  oneWorkspaceScope,
+  type Workspace,
+} from '../../host/call-scope.js';
 import type { EventRouter } from '../../host/events/router.js';
 import type { Pack } from '../../host/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
@@ -37,7 +43,7 @@ export type RoomHold = RoomLease<RoomContents>;
 /** HTTP's Moor-Workspace: the workspace of calls that name none, served directly when the session lacks it. */
 export interface Fallback {
   readonly root: string;
-  direct(): Binding;
+  direct(): CallWorkspace;
 }
 
 export interface DaemonSessionsOptions {
@@ -120,7 +126,7 @@ export class DaemonSessions {
   }
 
   #summarize(room: Room<RoomContents>): { decisionCount: number; problems: number } {
-    const state = this.roomBinding(room, undefined).stateOf(this.#options.decisionsPack) as DecisionsState;
+    const state = this.roomWorkspace(room).stateOf(this.#options.decisionsPack) as DecisionsState;
     if (state.kind !== 'loaded') return { decisionCount: 0, problems: 0 };
     return { decisionCount: state.corpus.decisions.length, problems: state.corpus.problems.length };
   }
@@ -138,17 +144,27 @@ export class DaemonSessions {
     return sessionsControl(this.manager, request);
   }
 
-  /** The binding of one loaded room (one workspace), as every call ends up running in. */
-  roomBinding(room: Room<RoomContents>, sessionKey: string | undefined): Binding {
+  /** One loaded room as the workspace a call runs in. */
+  roomWorkspace(room: Room<RoomContents>): CallWorkspace {
     const { state, key } = room;
     return {
-      workspaceRoot: key.root,
-      sessionKey,
-      rooms: [roomId(key)],
+      root: key.root,
       writable: this.writeAllowed(key.root),
       stateOf: <S>(pack: Pack<S>): S =>
         state.workspace.stateOf((state.packs.get(pack as Pack<unknown>) ?? pack) as Pack<S>),
     };
+  }
+
+  /**
+   * The scope of a caller without a session: one room, whose events it hears;
+   * naming another workspace is answered by `refuseOther`.
+   */
+  roomScope(room: Room<RoomContents>, refuseOther: (named: string) => Error): CallerScope {
+    return oneWorkspaceScope(this.roomWorkspace(room), {
+      sessionKey: undefined,
+      rooms: [roomId(room.key)],
+      refuseOther,
+    });
   }
 
   /**
@@ -157,39 +173,36 @@ export class DaemonSessions {
    * active room is warmed, as a connection always did, so the first call
    * does not wait for the corpus.
    */
-  async openConnection(sessionKey: string, initial: RoomKey): Promise<{ binding: Binding; close(): void }> {
+  async openConnection(sessionKey: string, initial: RoomKey): Promise<{ scope: CallerScope; close(): void }> {
     const attachment = await this.manager.attach(sessionKey, initial);
     await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
       // No usable active workspace: the first call answers why.
     });
     // A session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
-    return { binding: this.sessionBinding(sessionKey, undefined, ready), close: () => attachment.release() };
+    return { scope: this.sessionScope(sessionKey, undefined, ready), close: () => attachment.release() };
   }
 
   /**
-   * The binding of a session: each call selects its workspace. `fallback`
+   * The scope of a session: each call selects its workspace. `fallback`
    * (HTTP's Moor-Workspace) names the workspace of calls that name none;
    * when it is not one of the session's, `direct` serves it for the request.
+   * `hold` keeps it loaded for a listen stream (a socket connection holds it
+   * while connected, so there it holds nothing more).
    */
-  sessionBinding(
+  sessionScope(
     sessionKey: string,
     fallback?: Fallback,
     ready: () => Promise<void> = async () => {},
-    hold?: () => () => void,
-  ): Binding {
+    hold: () => () => void = () => () => {},
+  ): CallerScope {
     const manager = this.manager;
-    const noWorkspace = (): never => {
-      throw new MoorError('INTERNAL', 'a session binding is used only through select()');
-    };
     return {
       sessionKey,
-      ...(hold === undefined ? {} : { hold }),
-      get workspaceRoot(): string {
-        return noWorkspace();
-      },
+      hold,
+      namesWorkspaces: true,
       // The rooms this session holds, its active one first: its connections hear each of them.
-      get rooms(): readonly string[] {
+      rooms: (): readonly string[] => {
         const keys = manager.heldRooms(sessionKey);
         // Moor-Workspace names this request's workspace: its streams hear that room alone.
         if (fallback !== undefined) {
@@ -204,7 +217,6 @@ export class DaemonSessions {
       },
       roomsChange: true,
       ready,
-      stateOf: noWorkspace,
       select: async (named) => {
         await ready();
         if (named === undefined && fallback !== undefined) {
@@ -214,16 +226,16 @@ export class DaemonSessions {
           named = fallback.root;
         }
         const resolved = await manager.resolve(sessionKey, named);
-        return this.roomBinding(resolved.room.room, sessionKey);
+        return this.roomWorkspace(resolved.room.room);
       },
       others: async () => {
         await ready();
         const { parked } = await manager.list(sessionKey);
-        const others: Array<{ root: string; binding: Binding }> = [];
+        const others: Array<{ root: string; workspace: CallWorkspace }> = [];
         for (const binding of parked) {
           try {
             const resolved = await manager.resolve(sessionKey, binding.root, { use: false });
-            others.push({ root: binding.root, binding: this.roomBinding(resolved.room.room, sessionKey) });
+            others.push({ root: binding.root, workspace: this.roomWorkspace(resolved.room.room) });
           } catch (error) {
             if (!(error instanceof MoorError)) throw error;
             // A parked workspace that is gone was dropped: it has nothing to list.
@@ -255,8 +267,8 @@ export class DaemonSessions {
    * requests keep coming (released `httpHoldMs` after the last one), and
    * starts, when the store does not know it, with `initial` active.
    */
-  httpBinding(sessionKey: string, initial: RoomKey, fallback?: Fallback): Binding {
-    return this.sessionBinding(
+  httpScope(sessionKey: string, initial: RoomKey, fallback?: Fallback): CallerScope {
+    return this.sessionScope(
       sessionKey,
       fallback,
       async () => {

@@ -6,7 +6,7 @@
  */
 import { createDaemonMetrics, type DaemonMetrics, type MetricsSources } from '../../observe/metrics.js';
 import { RequestObserver } from '../../observe/observer.js';
-import type { RequestTracer } from '../../observe/tracing.js';
+import type { RequestTracer } from '../../observe/tracer.js';
 import { startTracing } from '../../observe/tracing.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

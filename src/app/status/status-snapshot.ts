@@ -5,7 +5,7 @@
  * page and the scrape-time gauges all read this one snapshot.
  */
 
-import type { Workspace } from '../../host/binding.js';
+import type { Workspace } from '../../host/call-scope.js';
 import type { Pack } from '../../host/pack.js';
 import type { Corpus } from '../../packs/decisions/corpus/corpus.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';

@@ -21,7 +21,7 @@ import {
 import { MoorError } from '../../errors.js';
 import { MODERN_PROTOCOL_VERSION, TASKS_EXTENSION_ID } from '../../protocol/constants.js';
 import { traceIdOf } from '../../protocol/trace.js';
-import type { Binding } from '../binding.js';
+import type { CallerScope } from '../call-scope.js';
 import type { ListenBudget } from './listen-budget.js';
 import type { EventRouter, TaskStatusEvent } from './router.js';
 
@@ -61,12 +61,12 @@ export interface ListenAudience {
   readonly roomsNow?: () => readonly string[];
 }
 
-/** Who a binding's listen streams speak for: its rooms (asked anew when they can change) and its session. */
-export function audienceOf(binding: Binding): ListenAudience {
+/** Who a scope's listen streams speak for: its rooms (asked anew when they can change) and its session. */
+export function audienceOf(scope: CallerScope): ListenAudience {
   return {
-    rooms: binding.rooms ?? [],
-    ownerKey: binding.sessionKey,
-    ...(binding.roomsChange === true ? { roomsNow: () => binding.rooms ?? [] } : {}),
+    rooms: scope.rooms(),
+    ownerKey: scope.sessionKey,
+    ...(scope.roomsChange ? { roomsNow: () => scope.rooms() } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
  * Change events, routed by room. A room is one loaded workspace: what a pack
  * announces for it (a decision edited, a file added) reaches only the
  * connections and listen streams bound to that room, never another
- * workspace's. A connection subscribes once per room its binding holds, so a
+ * workspace's. A connection subscribes once per room its caller's scope holds, so a
  * session that holds several rooms (an active and parked workspaces) hears
  * each of them through the same listener.
  *

@@ -31,7 +31,7 @@ export interface ListenTransportOptions {
   readonly router: EventRouter;
   readonly budget: ListenBudget;
   readonly offer: ListenOffer;
-  /** Read at each listen: the binding may change what the connection holds. */
+  /** Read at each listen: the caller's scope may change what the connection holds. */
   audience(): ListenAudience;
   readonly serverInfo: ServerInfo;
   log?(level: 'info' | 'warn', message: string): void;

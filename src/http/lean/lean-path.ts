@@ -24,7 +24,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import { JsonRpcCode } from '../../errors.js';
-import type { Binding } from '../../host/binding.js';
+import type { CallerScope } from '../../host/call-scope.js';
 import type { Catalog } from '../../host/catalog.js';
 import { readResource } from '../../host/resources.js';
 import { callTool } from '../../host/tool-call.js';
@@ -38,7 +38,7 @@ export type { Era, LeanPlan } from './lean-planner.js';
 /** What one lean exchange needs from the endpoint. */
 export interface LeanExchange {
   readonly signal: AbortSignal;
-  binding(): Binding;
+  scope(): CallerScope;
   /** Called when the answer becomes an open SSE stream before its result (slow legacy answers). */
   streaming(): void;
   /** Answers the request with a 500 (something failed before any answer was written). */
@@ -112,8 +112,7 @@ export class LeanPath {
   /** Whether the caller's list has the write tools; undefined when asking failed (answered as a 500). */
   async #writesListed(exchange: LeanExchange): Promise<boolean | undefined> {
     try {
-      const binding = exchange.binding();
-      return binding.writesListed === undefined ? true : await binding.writesListed();
+      return await exchange.scope().writesListed();
     } catch (error) {
       this.#options.log('error', `http lean path: tools/list failed: ${(error as Error)?.message}`);
       exchange.fail();
@@ -154,7 +153,7 @@ export class LeanPath {
   async #call(plan: Extract<LeanPlan, { kind: 'call' }>, exchange: LeanExchange): Promise<string> {
     const result = await callTool(
       this.#catalog,
-      exchange.binding(),
+      exchange.scope(),
       { name: plan.name, arguments: plan.args },
       { signal: exchange.signal, progress: noProgress, onInternalError: this.#options.onInternalError },
     );
@@ -168,7 +167,7 @@ export class LeanPath {
   }
 
   async #read(plan: Extract<LeanPlan, { kind: 'read' }>, exchange: LeanExchange): Promise<string> {
-    const result = await readResource(this.#catalog, exchange.binding(), plan.uri);
+    const result = await readResource(this.#catalog, exchange.scope(), plan.uri);
     let inner = `{"contents":${JSON.stringify(result.contents)}`;
     if (plan.era === 'modern') {
       // server-factory.ts gives resources/read the corpus cache hint.

@@ -4,28 +4,17 @@
  * unique even when two files share a number.
  */
 import type { ResourceFamily } from '../../host/pack.js';
-import type { Decision } from './corpus/model.js';
+import { DECISION_URI_PREFIX, decisionUri } from './decision-uri.js';
 import type { DecisionsState } from './state.js';
 import { corpusOf } from './state.js';
 
-const PREFIX = 'decision:///';
-
-export function decisionUri(decision: Decision): string {
-  return decisionUriOf(decision.corpusPath);
-}
-
-/** The URI of the decision at a corpus-relative path. */
-export function decisionUriOf(corpusPath: string): string {
-  return PREFIX + corpusPath.split('/').map(encodeURIComponent).join('/');
-}
-
 export const decisionResources: ResourceFamily<DecisionsState> = {
-  uriTemplate: `${PREFIX}{+path}`,
+  uriTemplate: `${DECISION_URI_PREFIX}{+path}`,
   name: 'decision',
   title: 'Architecture decision record',
   description: 'One decision record as markdown; path is relative to the decisions folder.',
   mimeType: 'text/markdown',
-  owns: (uri) => uri.startsWith(PREFIX),
+  owns: (uri) => uri.startsWith(DECISION_URI_PREFIX),
   list(state) {
     if (state.kind === 'missing') return [];
     return corpusOf(state).decisions.map((d) => ({
@@ -41,7 +30,7 @@ export const decisionResources: ResourceFamily<DecisionsState> = {
     const corpus = corpusOf(state);
     let corpusPath: string;
     try {
-      corpusPath = uri.slice(PREFIX.length).split('/').map(decodeURIComponent).join('/');
+      corpusPath = uri.slice(DECISION_URI_PREFIX.length).split('/').map(decodeURIComponent).join('/');
     } catch {
       return undefined;
     }

@@ -8,7 +8,7 @@ import { type AnnounceTimer, ChangeAnnouncer } from './announce.js';
 import type { Corpus } from './corpus/corpus.js';
 import { loadCorpus } from './corpus/corpus.js';
 import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/find/discover.js';
-import { decisionUriOf } from './resources.js';
+import { decisionUriOf } from './decision-uri.js';
 
 export interface DecisionsOptions {
   /** `--decisions DIR`, already resolved to an absolute path. */

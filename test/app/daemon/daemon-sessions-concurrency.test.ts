@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonSessions, type RoomContents } from '../../../src/app/daemon/daemon-sessions.js';
-import { Workspace } from '../../../src/host/binding.js';
+import { Workspace } from '../../../src/host/call-scope.js';
 import { erasePack } from '../../../src/host/pack.js';
 import { createDecisionsPack } from '../../../src/packs/decisions/pack.js';
 import { type RoomKey, Rooms, roomId } from '../../../src/sessions/rooms.js';

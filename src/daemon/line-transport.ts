@@ -21,9 +21,9 @@ import {
   nestsDeeperThan,
   TOO_DEEP_MESSAGE,
   tooLargeMessage,
-} from './json-shape.js';
+} from '../protocol/json-shape.js';
 
-export { MAX_LINE_BYTES } from './json-shape.js';
+export { MAX_LINE_BYTES } from '../protocol/json-shape.js';
 
 export class LineTransport implements Transport {
   onclose?: () => void;

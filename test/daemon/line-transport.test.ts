@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { LineTransport, MAX_LINE_BYTES } from '../../src/protocol/line-transport.js';
+import { LineTransport, MAX_LINE_BYTES } from '../../src/daemon/line-transport.js';
 
 interface Answer {
   id: unknown;
