@@ -23,6 +23,7 @@ import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
+import { asInvalidParams } from './invalid-params.js';
 import { installPrompts } from './prompts.js';
 import { listResources, openResourceStates, readResource } from './resources.js';
 import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
@@ -210,6 +211,22 @@ function followToolChanges(server: Server, binding: Binding): void {
  */
 class HostServer extends Server {
   protected override _wrapHandler(
+    method: string,
+    given: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    const wrapped = this.wrapTaskHandle(method, given);
+    // Schema failures come out of the SDK's validation as zod dumps: answered -32602 in one line.
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        throw asInvalidParams(method, error);
+      }
+    };
+  }
+
+  // Not a #private method: the SDK's constructor registers handlers before private members exist.
+  private wrapTaskHandle(
     method: string,
     given: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {
