@@ -11,7 +11,7 @@ import { ListenBudget } from '../host/events/listen-budget.js';
 import { EventRouter } from '../host/events/router.js';
 import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
-import { openResourceStates } from '../host/resources.js';
+import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
 import { resolveWorkspaceRoot } from '../packs/decisions/corpus/find/discover.js';
@@ -259,7 +259,7 @@ async function composeDaemon(
             offer: listenOffer,
             audience: () => {
               void openResourceStates(catalog, connection.binding);
-              return audienceOf(connection.binding);
+              return audienceOf(connection.binding, resourceNamer(catalog, connection.binding));
             },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),

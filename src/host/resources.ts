@@ -138,3 +138,24 @@ function invalidCursor(cursor: string | undefined): ProtocolError {
     { cursor },
   );
 }
+
+/**
+ * Whether a URI can name one of the catalog's resources (what a listen
+ * stream's URIs are charged for): a resource family owns it and, where the
+ * binding's workspace is at hand without waiting, the resource exists. A
+ * session's binding picks its workspace per call (asynchronously), so there
+ * only the family is asked.
+ */
+export function resourceNamer(catalog: Catalog, binding: Binding): (uri: string) => boolean {
+  return (uri) => {
+    const target = binding.select === undefined ? uri : splitResourceUri(uri).uri;
+    const owner = catalog.familyFor(target);
+    if (owner === undefined) return false;
+    if (binding.select !== undefined) return true;
+    try {
+      return owner.family.read(binding.stateOf(owner.pack), target) !== undefined;
+    } catch {
+      return true;
+    }
+  };
+}

@@ -23,7 +23,7 @@ import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
-import { openResourceStates } from '../host/resources.js';
+import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import type { RequestObserver } from '../observe/observer.js';
 import type { Incarnation } from '../protocol/hello.js';
@@ -166,6 +166,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     keepAliveMs,
     log,
     prepare: (binding) => openResourceStates(options.catalog, binding),
+    names: (binding) => resourceNamer(options.catalog, binding),
   });
   const exchanges = new Exchanges({
     listens,

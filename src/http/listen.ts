@@ -45,6 +45,8 @@ export interface HttpListensOptions {
   readonly log: HttpLog;
   /** Runs before a stream opens: the binding's resource states must be open to hear their changes. */
   prepare?(binding: Binding): void;
+  /** Which URIs name a resource for this binding (the others cost no share of the budget). */
+  names?(binding: Binding): (uri: string) => boolean;
 }
 
 export class HttpListens {
@@ -79,7 +81,7 @@ export class HttpListens {
       stream = openListen({
         request,
         offer,
-        audience: audienceOf(binding),
+        audience: audienceOf(binding, this.#options.names?.(binding)),
         router,
         budget,
         serverInfo,
