@@ -2,7 +2,6 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { type DaemonConfig, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
-import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
 import { type Binding, Workspace } from '../host/binding.js';
 import { Catalog } from '../host/catalog.js';
@@ -14,7 +13,6 @@ import { erasePack, type Pack } from '../host/pack.js';
 import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
-import { resolveWorkspaceRoot } from '../packs/decisions/corpus/find/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
@@ -24,7 +22,7 @@ import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, type RoomLease, Rooms, roomId } from '../sessions/rooms.js';
 import { sessionRequired } from '../sessions/session-errors.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
-import { createWorkspacePolicy } from '../sessions/workspace-path.js';
+import { checkedDecisions, createWorkspacePolicy, refuseSystemDefault } from '../sessions/workspace-path.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 import { DaemonSessions, type RoomContents } from './daemon/daemon-sessions.js';
@@ -36,7 +34,6 @@ import { openDaemonTasks, tasksControl } from './daemon/daemon-tasks.js';
 import { stateDirToken } from './daemon/http-token.js';
 import { startObservability } from './daemon/observability.js';
 import { namedPacks } from './daemon/packs.js';
-import { refuseSystemFolder } from './daemon/system-folders.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status/status-snapshot.js';
 import { statusPageRenderer } from './status/status-view.js';
@@ -144,17 +141,25 @@ async function composeDaemon(
   const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE, { workspaceArgument: true, events });
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
 
+  // A root daemon started in (or on) a system folder serves it to nobody: decided once, answered each time.
+  let defaultRefusal: unknown;
+  try {
+    refuseSystemDefault(defaults.root);
+  } catch (error) {
+    defaultRefusal = error;
+  }
+  const defaultServable = (): void => {
+    if (defaultRefusal !== undefined) throw defaultRefusal;
+  };
+
+  // A hello's workspace and decisions pass the rule every other door applies (workspace-path.ts).
   const roomKeyOf = (hello: SessionHello): RoomKey => {
-    if (hello.workspace === undefined)
+    if (hello.workspace === undefined) {
+      defaultServable();
       return { root: defaults.root, decisions: hello.decisions ?? defaults.decisionsDir };
-    let root: string;
-    try {
-      root = resolveWorkspaceRoot({ workspace: hello.workspace, env: {}, cwd: '/' });
-    } catch (error) {
-      throw new MoorError('WORKSPACE_INVALID', (error as Error).message);
     }
-    refuseSystemFolder(root);
-    return { root, decisions: hello.decisions };
+    const root = policy.check(hello.workspace, { label: 'workspace' });
+    return { root, decisions: checkedDecisions(policy, root, hello.decisions) };
   };
 
   const bindingFor = (lease: RoomLease<RoomContents>, sessionKey: string | undefined): Binding => {
@@ -193,7 +198,6 @@ async function composeDaemon(
     const cached = checked.get(workspace);
     if (cached !== undefined) return cached;
     const root = policy.check(workspace, { label: 'Moor-Workspace' });
-    refuseSystemFolder(root);
     if (checked.size > 1024) checked.clear();
     checked.set(workspace, root);
     return root;
@@ -325,6 +329,7 @@ async function composeDaemon(
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,
         bindForRequest: ({ sessionKey, workspace }) => {
+          if (workspace === undefined) defaultServable();
           const defaultKey: RoomKey = { root: defaults.root, decisions: defaults.decisionsDir };
           const key: RoomKey = workspace === undefined ? defaultKey : { root: httpWorkspace(workspace) };
           const session = sessionKey ?? options.httpDefaultSession;

@@ -15,6 +15,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { MoorError } from '../errors.js';
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import { traceIdOf } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
@@ -25,6 +26,7 @@ import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
 import { asInvalidParams } from './invalid-params.js';
 import { installPrompts } from './prompts.js';
+import { toProtocolError } from './protocol-error.js';
 import { listResources, openResourceStates, readResource } from './resources.js';
 import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
@@ -220,7 +222,8 @@ class HostServer extends Server {
       try {
         return await wrapped(request, ctx);
       } catch (error) {
-        throw asInvalidParams(method, error);
+        // A registry error (a binding refusing its workspace, say) is answered with its own code, not -32603.
+        throw asInvalidParams(method, error instanceof MoorError ? toProtocolError(error) : error);
       }
     };
   }
