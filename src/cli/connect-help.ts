@@ -12,6 +12,8 @@ export interface ConnectHelpOptions {
   readonly httpTokenFile: string | null;
   readonly workspace: string;
   readonly bin: string;
+  /** The MOOR_STATE_DIR the daemon runs with, when set: the token command must find the same daemon. */
+  readonly stateDir?: string | undefined;
 }
 
 export function connectHelp(options: ConnectHelpOptions): string {
@@ -32,7 +34,8 @@ export function connectHelp(options: ConnectHelpOptions): string {
     // only while this user's daemon listens at the URL: a config holding the literal token would
     // send it to whoever binds the port while the daemon is down.
     const fetched = httpToken !== null && httpTokenFile !== null;
-    const tokenCommand = `node ${shellQuote(bin)} daemon token --url ${httpUrl}`;
+    const env = options.stateDir === undefined ? '' : `MOOR_STATE_DIR=${shellQuote(options.stateDir)} `;
+    const tokenCommand = `${env}node ${shellQuote(bin)} daemon token --url ${httpUrl}`;
     const bearer = httpToken === null ? '' : fetched ? `$(${tokenCommand})` : httpToken;
     const header = httpToken === null ? '' : ` --header "Authorization: Bearer ${bearer}"`;
     lines.push('', `or over Streamable HTTP: ${httpUrl}`);

@@ -53,6 +53,7 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
         httpTokenFile: running.httpTokenFile,
         workspace: running.workspace,
         bin,
+        ...(process.env.MOOR_STATE_DIR ? { stateDir: paths.dir } : {}),
       }),
     );
   }

@@ -80,6 +80,15 @@ describe('moor daemon token --url', () => {
       bin: '/opt/moor app/dist/cli/main.js',
     });
     expect(text).not.toContain('literal-secret-token');
+    const elsewhere = connectHelp({
+      httpUrl: url,
+      httpToken: 'literal-secret-token-that-must-not-appear-0123456789',
+      httpTokenFile: '/state/http.token',
+      workspace: '/w',
+      bin: '/m.js',
+      stateDir: '/tmp/my state',
+    });
+    expect(elsewhere).toContain(`$(MOOR_STATE_DIR='/tmp/my state' node /m.js daemon token --url ${url})`);
     expect(text).toContain(
       `--header "Authorization: Bearer $(node '/opt/moor app/dist/cli/main.js' daemon token --url ${url})" -- ${url}`,
     );
