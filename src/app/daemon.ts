@@ -206,6 +206,14 @@ async function composeDaemon(
   let http: HttpEndpoint | undefined;
   let httpTokenFile: string | null = null;
   let httpToken: string | null = null;
+  // A session's rooms that are loaded now, as bindings: where a listen stream's URIs are looked up.
+  const loadedRooms = (binding: Binding): Binding[] => {
+    const ids = new Set(binding.rooms ?? []);
+    return rooms
+      .loaded()
+      .filter((room) => ids.has(roomId(room.key)))
+      .map((room) => sessions.roomBinding(room, undefined));
+  };
   // One URI budget for every listen stream of the daemon, socket and HTTP alike.
   const listenBudget = new ListenBudget({
     maxUris: options.listenMaxUris,
@@ -263,7 +271,7 @@ async function composeDaemon(
             offer: listenOffer,
             audience: () => {
               void openResourceStates(catalog, connection.binding);
-              return audienceOf(connection.binding, resourceNamer(catalog, connection.binding));
+              return audienceOf(connection.binding, resourceNamer(catalog, connection.binding, loadedRooms));
             },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
@@ -316,6 +324,7 @@ async function composeDaemon(
         incarnation,
         admission: daemon.gate,
         listenBudget,
+        loadedRooms,
         tasksServed: true,
         observer: observability.observer,
         pages: observabilityPages({

@@ -141,21 +141,29 @@ function invalidCursor(cursor: string | undefined): ProtocolError {
 
 /**
  * Whether a URI can name one of the catalog's resources (what a listen
- * stream's URIs are charged for): a resource family owns it and, where the
- * binding's workspace is at hand without waiting, the resource exists. A
- * session's binding picks its workspace per call (asynchronously), so there
- * only the family is asked.
+ * stream's URIs are charged for): a resource family owns it and the resource
+ * exists in the binding's workspace. A session's binding picks its workspace
+ * per call, asynchronously; there `loaded` gives the bindings of its rooms
+ * that are loaded now, and with none loaded yet the URI is taken at its word.
  */
-export function resourceNamer(catalog: Catalog, binding: Binding): (uri: string) => boolean {
+export function resourceNamer(
+  catalog: Catalog,
+  binding: Binding,
+  loaded?: (binding: Binding) => readonly Binding[],
+): (uri: string) => boolean {
   return (uri) => {
     const target = binding.select === undefined ? uri : splitResourceUri(uri).uri;
     const owner = catalog.familyFor(target);
     if (owner === undefined) return false;
-    if (binding.select !== undefined) return true;
-    try {
-      return owner.family.read(binding.stateOf(owner.pack), target) !== undefined;
-    } catch {
-      return true;
-    }
+    const exists = (where: Binding): boolean => {
+      try {
+        return owner.family.read(where.stateOf(owner.pack), target) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    if (binding.select === undefined) return exists(binding);
+    const rooms = loaded?.(binding) ?? [];
+    return rooms.length === 0 || rooms.some(exists);
   };
 }

@@ -21,6 +21,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
+import type { Binding } from '../host/binding.js';
 import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { openResourceStates, resourceNamer } from '../host/resources.js';
@@ -75,6 +76,8 @@ export interface HttpEndpointOptions extends Binder {
    * daemon). Default: a budget of this endpoint's own with the default bounds.
    */
   readonly listenBudget?: ListenBudget;
+  /** The bindings of a session binding's rooms loaded now (whether a listen URI names a resource). */
+  readonly loadedRooms?: (binding: Binding) => readonly Binding[];
   /** Tasks are served (the tasks extension is among `extensions`): listen streams honour `taskIds`. */
   readonly tasksServed?: boolean;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
@@ -166,7 +169,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     keepAliveMs,
     log,
     prepare: (binding) => openResourceStates(options.catalog, binding),
-    names: (binding) => resourceNamer(options.catalog, binding),
+    names: (binding) => resourceNamer(options.catalog, binding, options.loadedRooms),
   });
   const exchanges = new Exchanges({
     listens,
