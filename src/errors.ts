@@ -115,7 +115,8 @@ export const ERRORS = {
   // HTTP endpoint
   BAD_HEADER: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A moor request header (Moor-Session, Moor-Workspace) is malformed.'),
   TOKEN_INVALID: spec(TransportError, 401, EXIT_FAILURE, false, 'The bearer token is missing, wrong, or its file is unusable.'),
-  LISTEN_LIMIT: spec(InvalidRequest, 429, EXIT_FAILURE, false, 'A listen stream asks for more resource URIs than one stream, or the daemon, may hold.'),
+  TOKEN_WITHHELD: spec(TransportError, 401, EXIT_FAILURE, false, 'The token is not handed out: no daemon of yours listens at the URL the client is about to call.'),
+  LISTEN_LIMIT: spec(InvalidRequest, 429, EXIT_FAILURE, false, 'A listen stream asks for more resource URIs than one stream, its session, or the daemon may hold.'),
   LISTEN_FAILED: spec(InternalError, 500, EXIT_FAILURE, true, 'The HTTP endpoint could not listen on the requested address.'),
 
   // Daemon and socket hop

@@ -2,19 +2,17 @@ import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { type DaemonConfig, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
 import { isStartRefusal, recordStartRefusal } from '../daemon/start-failure.js';
-import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
-import { Workspace } from '../host/call-scope.js';
+import { type CallerScope, type CallWorkspace, Workspace } from '../host/call-scope.js';
 import { Catalog } from '../host/catalog.js';
 import { audienceOf } from '../host/events/listen.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { EventRouter } from '../host/events/router.js';
 import { ListenTransport } from '../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../host/pack.js';
-import { openResourceStates } from '../host/resources.js';
+import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
 import type { HttpEndpoint } from '../http/endpoint.js';
-import { resolveWorkspaceRoot } from '../packs/decisions/corpus/find/discover.js';
 import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
@@ -23,7 +21,7 @@ import type { DaemonStatus, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, Rooms, roomId } from '../sessions/rooms.js';
 import { createWorkspaceToolsPack } from '../sessions/tools.js';
-import { createWorkspacePolicy } from '../sessions/workspace-path.js';
+import { checkedDecisions, createWorkspacePolicy, refuseSystemDefault } from '../sessions/workspace-path.js';
 import { createTasksExtension } from '../tasks/extension.js';
 import type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 import { DaemonSessions, type RoomContents } from './daemon/daemon-sessions.js';
@@ -36,7 +34,6 @@ import { openDaemonTasks, tasksControl } from './daemon/daemon-tasks.js';
 import { stateDirToken } from './daemon/http-token.js';
 import { startObservability } from './daemon/observability.js';
 import { namedPacks } from './daemon/packs.js';
-import { refuseSystemFolder } from './daemon/system-folders.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status/status-snapshot.js';
 import { statusPageRenderer } from './status/status-view.js';
@@ -144,17 +141,25 @@ async function composeDaemon(
   const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE, { workspaceArgument: true, events });
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
 
+  // A root daemon started in (or on) a system folder serves it to nobody: decided once, answered each time.
+  let defaultRefusal: unknown;
+  try {
+    refuseSystemDefault(defaults.root);
+  } catch (error) {
+    defaultRefusal = error;
+  }
+  const defaultServable = (): void => {
+    if (defaultRefusal !== undefined) throw defaultRefusal;
+  };
+
+  // A hello's workspace and decisions pass the rule every other door applies (workspace-path.ts).
   const roomKeyOf = (hello: SessionHello): RoomKey => {
-    if (hello.workspace === undefined)
+    if (hello.workspace === undefined) {
+      defaultServable();
       return { root: defaults.root, decisions: hello.decisions ?? defaults.decisionsDir };
-    let root: string;
-    try {
-      root = resolveWorkspaceRoot({ workspace: hello.workspace, env: {}, cwd: '/' });
-    } catch (error) {
-      throw new MoorError('WORKSPACE_INVALID', (error as Error).message);
     }
-    refuseSystemFolder(root);
-    return { root, decisions: hello.decisions };
+    const root = policy.check(hello.workspace, { label: 'workspace' });
+    return { root, decisions: checkedDecisions(policy, root, hello.decisions) };
   };
 
   // Which scope an HTTP request runs in: the policy for Moor-Session and Moor-Workspace.
@@ -164,11 +169,20 @@ async function composeDaemon(
     policy,
     defaultRoom: { root: defaults.root, decisions: defaults.decisionsDir },
     defaultSession: options.httpDefaultSession,
+    defaultServable,
   });
 
   let http: HttpEndpoint | undefined;
   let httpTokenFile: string | null = null;
   let httpToken: string | null = null;
+  // A scope's rooms that are loaded now, as workspaces: where a listen stream's URIs are looked up.
+  const loadedRooms = (scope: CallerScope): CallWorkspace[] => {
+    const ids = new Set(scope.rooms());
+    return rooms
+      .loaded()
+      .filter((room) => ids.has(roomId(room.key)))
+      .map((room) => sessions.roomWorkspace(room));
+  };
   // One URI budget for every listen stream of the daemon, socket and HTTP alike.
   const listenBudget = new ListenBudget({
     maxUris: options.listenMaxUris,
@@ -226,7 +240,7 @@ async function composeDaemon(
             offer: listenOffer,
             audience: () => {
               void openResourceStates(catalog, connection.scope);
-              return audienceOf(connection.scope);
+              return audienceOf(connection.scope, resourceNamer(catalog, connection.scope, loadedRooms));
             },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
@@ -279,6 +293,7 @@ async function composeDaemon(
         incarnation,
         admission: daemon.gate,
         listenBudget,
+        loadedRooms,
         tasksServed: true,
         observer: observability.observer,
         pages: observabilityPages({

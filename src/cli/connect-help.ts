@@ -12,6 +12,8 @@ export interface ConnectHelpOptions {
   readonly httpTokenFile: string | null;
   readonly workspace: string;
   readonly bin: string;
+  /** The MOOR_STATE_DIR the daemon runs with, when set: the token command must find the same daemon. */
+  readonly stateDir?: string | undefined;
 }
 
 export function connectHelp(options: ConnectHelpOptions): string {
@@ -28,15 +30,25 @@ export function connectHelp(options: ConnectHelpOptions): string {
     ),
   ];
   if (httpUrl) {
-    const header = httpToken === null ? '' : ` --header 'Authorization: Bearer ${httpToken}'`;
+    // The state dir's token is fetched at each use through `moor daemon token`, which hands it out
+    // only while this user's daemon listens at the URL: a config holding the literal token would
+    // send it to whoever binds the port while the daemon is down.
+    const fetched = httpToken !== null && httpTokenFile !== null;
+    const env = options.stateDir === undefined ? '' : `MOOR_STATE_DIR=${shellQuote(options.stateDir)} `;
+    const tokenCommand = `${env}node ${shellQuote(bin)} daemon token --url ${httpUrl}`;
+    const bearer = httpToken === null ? '' : fetched ? `$(${tokenCommand})` : httpToken;
+    const header = httpToken === null ? '' : ` --header "Authorization: Bearer ${bearer}"`;
     lines.push('', `or over Streamable HTTP: ${httpUrl}`);
     if (httpToken === null) {
       lines.push('without a bearer token (--no-token): every local user can call the tools.');
-    } else {
+    } else if (fetched) {
       lines.push(
-        `sending the header  Authorization: Bearer ${httpToken}`,
-        ...(httpTokenFile === null ? [] : [`(the token is kept in ${httpTokenFile}, mode 0600)`]),
+        'sending the header  Authorization: Bearer <token>, where the client gets the token from',
+        `  ${tokenCommand}`,
+        `which prints it only while your own daemon listens there (it is kept in ${httpTokenFile}, mode 0600).`,
       );
+    } else {
+      lines.push(`sending the header  Authorization: Bearer ${httpToken}`);
     }
     lines.push(
       '',
@@ -47,4 +59,9 @@ export function connectHelp(options: ConnectHelpOptions): string {
   }
   lines.push('', 'Stop with Ctrl-C (in-flight requests finish first).', '');
   return lines.join('\n');
+}
+
+/** `value` as one POSIX shell word (single-quoted when it holds anything but safe characters). */
+function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

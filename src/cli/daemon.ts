@@ -1,5 +1,5 @@
 /**
- * `moor daemon run|start|stop|restart|status`: parsing and printing. `run`
+ * `moor daemon run|start|stop|restart|status|token|metrics`: parsing and printing. `run`
  * takes the state dir's lock before loading the app, so a starter that loses
  * the race exits at once and cheaply (many proxies may start one at the same
  * moment). The flags are declared in src/protocol/daemon-flags.ts; starting,
@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { askDaemon, startDaemon, stopDaemon } from '../app/control/daemon-control.js';
+import { tokenForUrl } from '../app/control/http-token-check.js';
 import { parseDaemonRunArgv } from '../app/daemon/daemon-flags.js';
 import { daemonRunOptions } from '../app/daemon/daemon-run-options.js';
 import { wireDaemonSignals } from '../app/daemon/daemon-signals.js';
@@ -52,6 +53,7 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
         httpTokenFile: running.httpTokenFile,
         workspace: running.workspace,
         bin,
+        ...(process.env.MOOR_STATE_DIR ? { stateDir: paths.dir } : {}),
       }),
     );
   }
@@ -163,6 +165,17 @@ export async function metricsCommand(): Promise<void> {
   process.stdout.write(answer.text);
 }
 
+/** `moor daemon token --url URL`: the token on stdout, only for the daemon's own listener. */
+async function tokenCommand(url: string): Promise<void> {
+  try {
+    say(await tokenForUrl(statePaths(), url));
+  } catch (error) {
+    if (!(error instanceof MoorError)) throw error;
+    complain(error.message);
+    process.exitCode = exitCodeOf(error);
+  }
+}
+
 export function registerDaemon(program: Command): void {
   const daemon = program
     .command('daemon')
@@ -208,6 +221,14 @@ export function registerDaemon(program: Command): void {
     .description('incarnation, uptime, socket, HTTP URL, clients, in-flight requests, rooms, sessions')
     .option('--json', 'print JSON')
     .action((flags: { json?: boolean }) => statusCommand(flags.json === true));
+
+  daemon
+    .command('token')
+    .description(
+      "print the HTTP bearer token, only when your own daemon listens at --url (what printed client configs run, so the token never goes to another user's listener)",
+    )
+    .requiredOption('--url <url>', 'the HTTP URL the client is about to call')
+    .action((flags: { url: string }) => tokenCommand(flags.url));
 
   daemon
     .command('metrics')

@@ -137,3 +137,31 @@ function invalidCursor(cursor: string | undefined): ProtocolError {
     { cursor },
   );
 }
+
+/**
+ * Whether a URI can name one of the catalog's resources (what a listen
+ * stream's URIs are charged for): a resource family owns it and the resource
+ * exists in one of the workspaces `loaded` gives for the scope (a session's
+ * scope picks its workspace per call, asynchronously, so the ones of its rooms
+ * loaded now); with none given or loaded yet the URI is taken at its word.
+ */
+export function resourceNamer(
+  catalog: Catalog,
+  scope: CallerScope,
+  loaded?: (scope: CallerScope) => readonly CallWorkspace[],
+): (uri: string) => boolean {
+  return (uri) => {
+    const target = scope.namesWorkspaces ? splitResourceUri(uri).uri : uri;
+    const owner = catalog.familyFor(target);
+    if (owner === undefined) return false;
+    const exists = (where: CallWorkspace): boolean => {
+      try {
+        return owner.family.read(where.stateOf(owner.pack), target) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    const workspaces = loaded?.(scope) ?? [];
+    return workspaces.length === 0 || workspaces.some(exists);
+  };
+}

@@ -15,6 +15,7 @@ import {
   type ServerCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { MoorError } from '../errors.js';
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import { traceIdOf } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
@@ -23,7 +24,9 @@ import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';
 import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
+import { asInvalidParams } from './invalid-params.js';
 import { installPrompts } from './prompts.js';
+import { toProtocolError } from './protocol-error.js';
 import { listResources, openResourceStates, readResource } from './resources.js';
 import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
@@ -207,6 +210,23 @@ function followToolChanges(server: Server, scope: CallerScope): void {
  */
 class HostServer extends Server {
   protected override _wrapHandler(
+    method: string,
+    given: Parameters<Server['_wrapHandler']>[1],
+  ): ReturnType<Server['_wrapHandler']> {
+    const wrapped = this.wrapTaskHandle(method, given);
+    // Schema failures come out of the SDK's validation as zod dumps: answered -32602 in one line.
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        // A registry error (a binding refusing its workspace, say) is answered with its own code, not -32603.
+        throw asInvalidParams(method, error instanceof MoorError ? toProtocolError(error) : error);
+      }
+    };
+  }
+
+  // Not a #private method: the SDK's constructor registers handlers before private members exist.
+  private wrapTaskHandle(
     method: string,
     given: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {

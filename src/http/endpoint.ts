@@ -21,9 +21,10 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
 import type { AdmissionGate } from '../host/admission.js';
+import type { CallerScope, CallWorkspace } from '../host/call-scope.js';
 import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
-import { openResourceStates } from '../host/resources.js';
+import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import type { RequestObserver } from '../observe/observer.js';
 import type { Incarnation } from '../protocol/hello.js';
@@ -75,6 +76,8 @@ export interface HttpEndpointOptions extends ScopeSource {
    * daemon). Default: a budget of this endpoint's own with the default bounds.
    */
   readonly listenBudget?: ListenBudget;
+  /** The workspaces of a session scope's rooms loaded now (whether a listen URI names a resource). */
+  readonly loadedRooms?: (scope: CallerScope) => readonly CallWorkspace[];
   /** Tasks are served (the tasks extension is among `extensions`): listen streams honour `taskIds`. */
   readonly tasksServed?: boolean;
   /** Diagnostics: which path answers each admitted POST (tests pin the lean path's reach with it). */
@@ -166,6 +169,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     keepAliveMs,
     log,
     prepare: (scope) => openResourceStates(options.catalog, scope),
+    names: (scope) => resourceNamer(options.catalog, scope, options.loadedRooms),
   });
   const exchanges = new Exchanges({
     listens,

@@ -90,6 +90,7 @@ export class Exchanges {
       this.#cancelMatching(
         (request.parsed as { params?: unknown }).params,
         request.scope.requestedSessionKey,
+        req.socket,
       );
     }
     const exchange = new Exchange(res, request);
@@ -183,14 +184,20 @@ export class Exchanges {
    * that knows nothing): the endpoint finds the request itself — same
    * JSON-RPC id and same Moor-Session, exactly one in flight — aborts its
    * work and ends its stream without a result. The notification is then
-   * answered as usual (202).
+   * answered as usual (202). Session-less requests all share "no session",
+   * and their ids are small guessable numbers, so one session-less client
+   * could cancel another's: a cancellation without a session reaches only a
+   * request on the connection it came on.
    */
-  #cancelMatching(params: unknown, sessionKey: string | undefined): void {
+  #cancelMatching(params: unknown, sessionKey: string | undefined, connection: unknown): void {
     const requestId = isPlainObject(params) ? params.requestId : undefined;
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const matches = [...this.#live].filter(
-      ({ request }) =>
-        !request.listen && request.id === requestId && request.scope.requestedSessionKey === sessionKey,
+      ({ request, res }) =>
+        !request.listen &&
+        request.id === requestId &&
+        request.scope.requestedSessionKey === sessionKey &&
+        (sessionKey !== undefined || res.socket === connection),
     );
     const match = matches.length === 1 ? (matches[0] as Exchange) : undefined;
     if (match !== undefined) {

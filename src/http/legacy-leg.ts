@@ -10,13 +10,16 @@
  * `sampling/createMessage`, `roots/list`), the request rides the tools/call
  * POST's own SSE stream, and the client answers with a NEW POST carrying a
  * JSON-RPC response. Stateless serving sends that POST to another fresh
- * instance, which drops it. Here every outbound request gets a process-wide
- * unique id (`moor-<random>-<n>`) recorded in a routing table; a posted
- * response whose id is in the table is handed to the waiting instance (with
- * its original id) instead. The posting request itself is still served by
- * the SDK transport, so its answer (202, 406, 400 …) is the SDK's exactly.
- * No session: nothing is keyed on anything but the ids moor itself minted,
- * and an entry lives only while its POST's exchange is open.
+ * instance, which drops it. Here every outbound request gets an id of 128
+ * random bits (`moor-<random>`) recorded in a routing table with the
+ * Moor-Session of the POST it rode on; a posted response whose id is in the
+ * table and whose POST names the same Moor-Session is handed to the waiting
+ * instance (with its original id) instead. The id is unguessable, so only the
+ * client that saw the request can answer it, and the session check means even
+ * a leaked id cannot be answered from another session. Anything else reaches
+ * the posting instance, which drops it. The posting request itself is still
+ * served by the SDK transport, so its answer (202, 406, 400 …) is the SDK's
+ * exactly. An entry lives only while its POST's exchange is open.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -42,12 +45,12 @@ interface Pending {
   readonly originalId: RequestId;
   readonly deliver: Deliver;
   readonly owner: Set<string>;
+  /** The Moor-Session of the POST the request rode on (undefined: none). */
+  readonly session: string | undefined;
 }
 
 /** Outbound server→client requests awaiting a posted response, by the id moor gave them. */
 export class ResponseRoutes {
-  readonly #prefix = `moor-${randomBytes(6).toString('base64url')}-`;
-  #next = 0;
   readonly #pending = new Map<string, Pending>();
 
   /** How many outbound requests are waiting (tests check that nothing leaks). */
@@ -57,10 +60,12 @@ export class ResponseRoutes {
 
   /**
    * Wraps a connected transport: its outbound requests get unique ids, and
-   * posted responses it receives for other instances' requests are passed on.
-   * Returns the detach to call when the exchange ends (drops its entries).
+   * posted responses it receives for other instances' requests of the same
+   * session are passed on. `session` is the Moor-Session of the POST this
+   * transport serves. Returns the detach to call when the exchange ends
+   * (drops its entries).
    */
-  attach(transport: WebStandardStreamableHTTPServerTransport): () => void {
+  attach(transport: WebStandardStreamableHTTPServerTransport, session: string | undefined): () => void {
     const owned = new Set<string>();
     /** original id → minted id, for this instance's `notifications/cancelled`. */
     const minted = new Map<RequestId, string>();
@@ -68,8 +73,8 @@ export class ResponseRoutes {
     const send = transport.send.bind(transport);
     transport.send = async (message, options) => {
       if (isRequest(message)) {
-        const id = `${this.#prefix}${this.#next++}`;
-        this.#pending.set(id, { originalId: message.id, deliver, owner: owned });
+        const id = `moor-${randomBytes(16).toString('base64url')}`;
+        this.#pending.set(id, { originalId: message.id, deliver, owner: owned, session });
         owned.add(id);
         minted.set(message.id, id);
         try {
@@ -93,7 +98,7 @@ export class ResponseRoutes {
     transport.onmessage = (message, extra) => {
       if (isResponse(message) && typeof message.id === 'string') {
         const pending = this.#pending.get(message.id);
-        if (pending !== undefined) {
+        if (pending !== undefined && pending.session === session) {
           this.#drop(message.id);
           pending.deliver({ ...message, id: pending.originalId } as JSONRPCMessage, extra);
           return;
@@ -153,7 +158,8 @@ export function createLegacyLeg(factory: McpServerFactory, options: LegacyLegOpt
       });
       assumeClientCapabilities(product instanceof McpServer ? product.server : product);
       await product.connect(transport);
-      const detach = routes.attach(transport);
+      // intake has already copied an in-band session key into the header.
+      const detach = routes.attach(transport, request.headers.get('moor-session') ?? undefined);
       const teardown = () => {
         detach();
         transport.close().catch(noop);

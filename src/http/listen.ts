@@ -45,6 +45,8 @@ export interface HttpListensOptions {
   readonly log: HttpLog;
   /** Runs before a stream opens: the scope's resource states must be open to hear their changes. */
   prepare?(scope: CallerScope): void;
+  /** Which URIs name a resource for this scope (the others cost no share of the budget). */
+  names?(scope: CallerScope): (uri: string) => boolean;
 }
 
 export class HttpListens {
@@ -79,7 +81,7 @@ export class HttpListens {
       stream = openListen({
         request,
         offer,
-        audience: audienceOf(scope),
+        audience: audienceOf(scope, this.#options.names?.(scope)),
         router,
         budget,
         serverInfo,

@@ -35,6 +35,7 @@ function writeDecision(root: string, file: string, title: string, body: string):
 }
 
 const URI = 'decision:///0001-first.md';
+const EXTRA = Array.from({ length: 200 }, (_, i) => 1000 + i);
 let a: string;
 let b: string;
 let state: string;
@@ -73,6 +74,8 @@ async function socketClient(mode: 'legacy' | 'modern', root: string): Promise<Cl
 
 beforeAll(async () => {
   a = workspace('a');
+  // Records for the membership budget: URIs that name no record cost nothing, so it is spent on real ones.
+  for (const i of EXTRA) writeDecision(a, `${i}-extra.md`, `Extra ${i}`, 'for the budget');
   b = workspace('b');
   state = tempState('moor-events-e2e-');
   daemon = await startDaemon(state, ['-w', a, '--log-level', 'debug', '--listen-max-memberships', '300']);
@@ -158,7 +161,7 @@ describe('decision changes through moor stdio (the socket)', () => {
     expect(seen[0]).toMatchObject({ method: 'notifications/resources/updated', params: { uri: URI } });
 
     // 300 memberships in all: one is held by the stream above, 300 more do not fit.
-    const uris = Array.from({ length: 200 }, (_, i) => `decision:///${i}.md`);
+    const uris = EXTRA.map((i) => `decision:///${i}-extra.md`);
     const first = await client.listen({ resourceSubscriptions: uris });
     await expect(client.listen({ resourceSubscriptions: uris })).rejects.toThrow(
       /listen streams already watch 201/,

@@ -94,8 +94,10 @@ describe.each(ERA_MODES.map((mode) => [mode] as const))('SDK client, %s mode', (
     ['without progress (lean path)', false],
     ['with progress (SDK path)', true],
   ])('closing the request aborts the tool’s work, %s', async (_label, withProgress) => {
-    const client = await connect(mode);
+    // A 2025-era SDK client cancels by posting notifications/cancelled, which reaches only
+    // requests of the same Moor-Session (session-less ones only from their own connection).
     const tag = `${mode}-${withProgress}`;
+    const client = await connect(mode, { 'Moor-Session': `moor-cancel-${tag}` });
     const controller = new AbortController();
     const call = client.callTool(
       { name: 'wait', arguments: { tag, ms: 20_000 } },

@@ -18,6 +18,8 @@ export interface Frame {
   readonly expect: string | number | undefined;
   /** The method it names, for HTTP headers. */
   readonly method: string | undefined;
+  /** Params that break the method's schema: the answer must be -32602, never -32603. */
+  readonly invalidParams?: boolean;
 }
 
 /** What an arbitrary yields: a frame whose usable id, if any, is filled in later. */
@@ -27,6 +29,7 @@ interface Shape {
   readonly raw?: string;
   /** The request takes a fresh, usable id (and must be answered). */
   readonly freshId?: boolean;
+  readonly invalidParams?: boolean;
 }
 
 const TOOLS = ['search_decisions', 'get_decision', 'get_decision_context', 'check_decisions', 'nope', ''];
@@ -169,6 +172,52 @@ const request = (era: Era): fc.Arbitrary<Shape> =>
       }),
     );
 
+/** Every request method moor serves, with the params fields its schema types. */
+const FIELDS: Record<string, readonly string[]> = {
+  ping: [],
+  initialize: ['protocolVersion', 'capabilities', 'clientInfo'],
+  'server/discover': [],
+  'tools/list': ['cursor'],
+  'tools/call': ['name', 'arguments', 'task'],
+  'resources/list': ['cursor'],
+  'resources/templates/list': ['cursor'],
+  'resources/read': ['uri'],
+  'resources/subscribe': ['uri'],
+  'resources/unsubscribe': ['uri'],
+  'prompts/list': ['cursor'],
+  'prompts/get': ['name', 'arguments'],
+  'completion/complete': ['ref', 'argument', 'context'],
+  'logging/setLevel': ['level'],
+  'tasks/get': ['taskId'],
+  'tasks/list': ['cursor'],
+  'tasks/cancel': ['taskId'],
+  'tasks/update': ['taskId', 'inputResponses'],
+  'skills/list': ['cursor'],
+  'skills/get': ['uri'],
+};
+
+/** A value of the wrong type for any of those fields. */
+const wrongType = fc.constantFrom<unknown>(5, -1.5, true, null, [], [1, 'x'], { a: 1 }, 'not-an-enum', '');
+
+/** A request to one of moor's methods whose params break its schema: a field mistyped, or params missing. */
+const invalidParamsRequest = (era: Era): fc.Arbitrary<Shape> =>
+  fc
+    .tuple(fc.constantFrom(...Object.keys(FIELDS)), fc.nat(), wrongType, fc.boolean())
+    .map(([method, pick, bad, drop]): Shape => {
+      const fields = FIELDS[method] ?? [];
+      const field = fields[pick % Math.max(1, fields.length)];
+      const p: Record<string, unknown> =
+        field === undefined || drop ? {} : { [field]: field === 'level' && bad === '' ? 'loud' : bad };
+      if (era === 'modern') p._meta = { ...MODERN_META };
+      return {
+        kind: 'request',
+        value: { jsonrpc: '2.0', method, params: p },
+        freshId: true,
+        // Methods with no typed field, or params dropped from one whose fields are all optional, may be valid.
+        invalidParams: field !== undefined && !drop,
+      };
+    });
+
 const rawLine: fc.Arbitrary<Shape> = fc
   .oneof(
     fc.string({ unit: 'grapheme', maxLength: 60 }),
@@ -207,6 +256,7 @@ const truncated = (era: Era): fc.Arbitrary<Shape> =>
 export function frameArbitrary(era: Era): fc.Arbitrary<Shape> {
   return fc.oneof(
     { weight: 12, arbitrary: request(era) },
+    { weight: 4, arbitrary: invalidParamsRequest(era) },
     { weight: 3, arbitrary: rawLine },
     { weight: 1, arbitrary: batch(era) },
     { weight: 2, arbitrary: truncated(era) },
@@ -229,7 +279,12 @@ export function makeFrames(era: Era, count: number, seed: number): Frame[] {
     const method = typeof value.method === 'string' ? value.method : undefined;
     // A deep marker becomes raw deep JSON in place: the frame text is never built by recursion.
     const line = JSON.stringify(value).replaceAll(JSON.stringify(DEEP), () => deepArray(5000));
-    return { line: clean(line), expect, method };
+    return {
+      line: clean(line),
+      expect,
+      method,
+      ...(shape.invalidParams === true && { invalidParams: true }),
+    };
   });
 }
 

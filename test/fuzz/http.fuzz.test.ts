@@ -83,6 +83,13 @@ describe('fuzz: HTTP', () => {
           for (const m of messages) countOutcome(t, outcomeOf(m));
           if (messages.length > 0) t.answered += 1;
           if (frame.expect === undefined) continue;
+          if (frame.invalidParams === true) {
+            // Params that break a method's schema: -32602 naming the field, never -32603 or a dump.
+            const error = (messages[0] as { error?: { code?: number; message?: string } } | undefined)?.error;
+            countOutcome(t, `invalid-params:${error?.code ?? 'result'}`);
+            if (error?.code === -32603 || /\n/.test(error?.message ?? ''))
+              failures.push(`invalid params answered ${text.slice(0, 200)} for ${frame.line.slice(0, 200)}`);
+          }
           const mine = messages.filter((m) => (m as { id?: unknown }).id === frame.expect);
           const anonymous = messages.filter((m) => (m as { id?: unknown }).id === null);
           // Refused before dispatch, the SDK may answer with id null; never twice, never silent.

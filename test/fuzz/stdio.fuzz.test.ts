@@ -137,6 +137,18 @@ async function fuzz(transport: 'direct' | 'proxy', era: Era, state: TestState): 
       );
     });
 
+  // Params that break a method's schema are the client's fault: -32602 naming the field, never -32603.
+  const internal: string[] = [];
+  for (const f of frames) {
+    if (f.invalidParams !== true) continue;
+    const [answer] = (proc.answers.get(keyOf(f.expect)) ?? []) as Array<{
+      error?: { code?: number; message?: string };
+    }>;
+    countOutcome(t, `invalid-params:${answer?.error?.code ?? 'result'}`);
+    if (answer?.error?.code === -32603 || /\n/.test(answer?.error?.message ?? ''))
+      internal.push(`${JSON.stringify(answer).slice(0, 200)} for ${f.line.slice(0, 200)}`);
+  }
+  expect(internal.slice(0, 5), `${name}: invalid params never answered -32603 or with a dump`).toEqual([]);
   expect(proc.alive, `${name}: the process is alive`).toBe(true);
   if (transport === 'proxy') {
     const daemon = incarnationPid(state);

@@ -15,6 +15,7 @@ import { audienceOf } from '../../host/events/listen.js';
 import { ListenBudget } from '../../host/events/listen-budget.js';
 import { ListenTransport } from '../../host/events/stdio-listens.js';
 import { erasePack, type Pack } from '../../host/pack.js';
+import { resourceNamer } from '../../host/resources.js';
 import { createServerFactory } from '../../host/server-factory.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
@@ -79,7 +80,7 @@ export function serveDirect(
     router,
     budget: new ListenBudget({ warn: (message) => log(`moor: ${message}`) }),
     offer: { prompts: catalog.prompts.length > 0, tasks: false },
-    audience: () => ({ ...audienceOf(scope), ownerKey: undefined }),
+    audience: () => ({ ...audienceOf(scope, resourceNamer(catalog, scope)), ownerKey: undefined }),
     serverInfo: IDENTITY,
   });
   const handle = serveStdio(factory, {

@@ -15,7 +15,6 @@ import type { RoomKey, Rooms } from '../../sessions/rooms.js';
 import { sessionRequired } from '../../sessions/session-errors.js';
 import type { WorkspacePolicy } from '../../sessions/workspace-path.js';
 import type { DaemonSessions, RoomContents } from './daemon-sessions.js';
-import { refuseSystemFolder } from './system-folders.js';
 
 export interface HttpScopesOptions {
   readonly rooms: Rooms<RoomContents>;
@@ -25,6 +24,8 @@ export interface HttpScopesOptions {
   readonly defaultRoom: RoomKey;
   /** `--http-default-session`: the session of requests that name none. */
   readonly defaultSession: string | undefined;
+  /** Throws when the default workspace may not be served (a root daemon started in a system folder). */
+  readonly defaultServable: () => void;
 }
 
 /** Checked Moor-Workspace values kept (a client sends the same few again and again). */
@@ -46,7 +47,8 @@ export class HttpScopes {
     sessionKey: string | undefined;
     workspace: string | undefined;
   }): CallerScope {
-    const { sessions, rooms, defaultRoom, defaultSession } = this.#options;
+    const { sessions, rooms, defaultRoom, defaultSession, defaultServable } = this.#options;
+    if (workspace === undefined) defaultServable();
     const key: RoomKey = workspace === undefined ? defaultRoom : { root: this.#checkedRoot(workspace) };
     const session = sessionKey ?? defaultSession;
     if (session === undefined) return this.#withoutSession(key);
@@ -67,7 +69,6 @@ export class HttpScopes {
     const cached = this.#checked.get(workspace);
     if (cached !== undefined) return cached;
     const root = this.#options.policy.check(workspace, { label: 'Moor-Workspace' });
-    refuseSystemFolder(root);
     if (this.#checked.size > CHECKED_LIMIT) this.#checked.clear();
     this.#checked.set(workspace, root);
     return root;

@@ -59,13 +59,16 @@ export interface ListenAudience {
    * loading its workspaces): asked at each event instead of `rooms`.
    */
   readonly roomsNow?: () => readonly string[];
+  /** Whether a URI names a resource (the others cost nothing from the budget's shares); absent: all do. */
+  readonly names?: (uri: string) => boolean;
 }
 
 /** Who a scope's listen streams speak for: its rooms (asked anew when they can change) and its session. */
-export function audienceOf(scope: CallerScope): ListenAudience {
+export function audienceOf(scope: CallerScope, names?: (uri: string) => boolean): ListenAudience {
   return {
     rooms: scope.rooms(),
     ownerKey: scope.sessionKey,
+    ...(names !== undefined ? { names } : {}),
     ...(scope.roomsChange ? { roomsNow: () => scope.rooms() } : {}),
   };
 }
@@ -253,7 +256,11 @@ export class ListenStream {
  */
 export function openListen(options: ListenStreamOptions): ListenStream {
   const honoured = honouredFilter(options.request, options.offer);
-  const release = options.budget.reserve(honoured.resourceSubscriptions ?? []);
+  const { ownerKey, names } = options.audience;
+  const release = options.budget.reserve(honoured.resourceSubscriptions ?? [], {
+    owner: ownerKey,
+    ...(names !== undefined ? { names } : {}),
+  });
   return new ListenStream(options, honoured, release);
 }
 

@@ -23,7 +23,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../../errors.js';
+import { JsonRpcCode, MoorError } from '../../errors.js';
 import type { CallerScope } from '../../host/call-scope.js';
 import type { Catalog } from '../../host/catalog.js';
 import { readResource } from '../../host/resources.js';
@@ -195,6 +195,11 @@ export class LeanPath {
 
 /** The JSON-RPC error the SDK's protocol layer makes of a thrown handler error. */
 function describeThrown(error: unknown): { code: number; message: string; data: unknown } {
+  // As HostServer does on the SDK path: a registry error goes out with the code it declares.
+  if (error instanceof MoorError) {
+    const { code, message, data } = error.toJsonRpc();
+    return { code, message, data };
+  }
   const record = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
   const thrown = record.code;
   let code = typeof thrown === 'number' && Number.isSafeInteger(thrown) ? thrown : JsonRpcCode.InternalError;

@@ -6,8 +6,8 @@
  * `input_required` on a synchronous 2026-07-28 call, elicitation on a 2025
  * connection — then writes the record in the corpus's dominant format
  * (MADR, Nygard or log4brains: whichever most records use) with the next
- * free number, zero-padded like the others. It never overwrites: the file is
- * opened with 'wx', and a number taken meanwhile moves it to the next one.
+ * free number, zero-padded like the others. It never overwrites and never
+ * reuses a number, even across processes (see writeRecord).
  *
  * Everything before the question is free of side effects (on the MRTR path
  * the handler runs again from the start once answered).
@@ -112,9 +112,15 @@ export function renderRecord(
 }
 
 /**
- * Writes the record under the first free number from plan.number on: a
- * number any file in the folder already starts with is skipped, and the file
- * is created with 'wx', so nothing is ever overwritten.
+ * Writes the record under the first free number from plan.number on. A
+ * readdir alone would race: two drafts (in one daemon, two processes or two
+ * daemons sharing the folder) both see a number free and both take it under
+ * different slugs. So a number is first claimed by creating its claim file
+ * with O_EXCL, which exactly one writer wins; only the winner checks that no
+ * record already carries the number and creates it ('wx', never
+ * overwriting). The claim is released after the record exists, so a later
+ * claimer sees the record and moves on. A claim left by a crashed writer
+ * only makes later drafts skip that number.
  */
 export async function writeRecord(
   plan: DraftPlan,
@@ -126,24 +132,48 @@ export async function writeRecord(
   await fs.promises.mkdir(plan.folder, { recursive: true });
   for (let n = plan.number, tries = 0; tries < 1000; n++, tries++) {
     const id = String(n).padStart(plan.width, '0');
-    const names = await fs.promises.readdir(plan.folder);
-    if (names.some((name) => name.startsWith(`${id}-`) || name === `${id}.md`)) continue;
-    const file = path.join(plan.folder, `${id}-${slug}.md`);
-    let handle: fs.promises.FileHandle;
+    const claim = path.join(plan.folder, `.moor-draft-${n}.claim`);
+    if (!(await claimNumber(claim))) continue;
     try {
-      handle = await fs.promises.open(file, 'wx', 0o644);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw error;
-    }
-    try {
-      await handle.writeFile(renderRecord(plan.format, n, title, context, date), 'utf8');
+      const names = await fs.promises.readdir(plan.folder);
+      if (names.some((name) => numberOfName(name) === n)) continue;
+      const file = path.join(plan.folder, `${id}-${slug}.md`);
+      let handle: fs.promises.FileHandle;
+      try {
+        handle = await fs.promises.open(file, 'wx', 0o644);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        throw error;
+      }
+      try {
+        await handle.writeFile(renderRecord(plan.format, n, title, context, date), 'utf8');
+      } finally {
+        await handle.close();
+      }
+      return { file, id };
     } finally {
-      await handle.close();
+      await fs.promises.rm(claim, { force: true });
     }
-    return { file, id };
   }
   throw new ToolError('DECISION_NUMBER_EXHAUSTED', `No free decision number found in ${plan.folder}.`);
+}
+
+/** True when this writer created the claim file, false when another holds it. */
+async function claimNumber(claim: string): Promise<boolean> {
+  try {
+    const handle = await fs.promises.open(claim, 'wx', 0o600);
+    await handle.close();
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** The number a record file's name starts with ("0013-x.md", "13.md"), or undefined. */
+function numberOfName(name: string): number | undefined {
+  const digits = /^(\d+)(?:-|\.md$)/.exec(name)?.[1];
+  return digits === undefined ? undefined : Number(digits);
 }
 
 function accepted(response: InputResponse | undefined): Record<string, unknown> | undefined {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSystemFolder, refuseSystemFolder } from '../../../src/app/daemon/system-folders.js';
-import { MoorError } from '../../../src/errors.js';
+import { MoorError } from '../../src/errors.js';
+import { isSystemFolder, refuseSystemFolder } from '../../src/sessions/system-folders.js';
 
 describe('system folders a root daemon refuses', () => {
   it('refuses /, /root, /home and everything in the system trees', () => {

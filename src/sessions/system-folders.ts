@@ -5,7 +5,7 @@
  * that reaches it read /etc or /root through `Moor-Workspace` or a hello.
  */
 import path from 'node:path';
-import { MoorError } from '../../errors.js';
+import { MoorError } from '../errors.js';
 
 /** Refused with everything below them. */
 const SYSTEM_TREES = [
@@ -39,7 +39,7 @@ export function refuseSystemFolder(root: string, uid: number | undefined = proce
   if (uid === 0 && isSystemFolder(root)) {
     throw new MoorError(
       'WORKSPACE_INVALID',
-      `the daemon runs as root and does not serve the system folder ${root} as a workspace`,
+      `workspace ${root} is a system folder: the daemon runs as root and never serves one as a workspace.`,
     );
   }
 }
