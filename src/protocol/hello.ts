@@ -114,6 +114,8 @@ export type Hello = SessionHello | ControlHello;
 export interface DaemonStatus {
   readonly socket: string;
   readonly httpUrl: string | null;
+  /** The file holding HTTP's bearer token (null: no token); `moor daemon status` builds the login link from it. */
+  readonly httpTokenFile?: string | null;
   readonly uptimeMs: number;
   readonly connectedClients: number;
   readonly inFlight: number;
