@@ -155,13 +155,6 @@ export interface TasksStatus {
   }>;
 }
 
-/** How much of a session key status output shows. */
-export const SESSION_KEY_PREFIX_CHARS = 12;
-
-export function sessionKeyPrefix(key: string): string {
-  return key.length <= SESSION_KEY_PREFIX_CHARS ? key : `${key.slice(0, SESSION_KEY_PREFIX_CHARS)}…`;
-}
-
 export type HelloReply =
   | {
       readonly moor: typeof HELLO_VERSION;
