@@ -253,6 +253,7 @@ async function composeDaemon(
     describe: () => ({
       version: IDENTITY.version,
       httpUrl: http?.url ?? null,
+      httpTokenFile,
       workspaces: rooms.list().map((r) => ({ root: r.root, connections: r.connections })),
       sessions: sessions.describeSessions(),
       rooms: roomViews().map(roomStatus),
@@ -278,6 +279,7 @@ async function composeDaemon(
         httpTokenFile = stateToken.file;
       }
       httpToken = token ?? null;
+      httpTokenFile ??= options.http.tokenFile ?? null;
       if (token === undefined)
         logger.warn('HTTP without a bearer token (--no-token): every local user can call the tools');
       const { observabilityPages } = await import('../http/pages.js');
@@ -285,6 +287,7 @@ async function composeDaemon(
         host: options.http.host,
         port: options.http.port,
         ...(token !== undefined ? { token } : {}),
+        ...(httpTokenFile !== null ? { tokenFile: httpTokenFile } : {}),
         maxConnections: options.http.maxConnections,
         headersTimeoutMs: options.http.headersTimeoutMs,
         requestTimeoutMs: options.http.requestTimeoutMs,

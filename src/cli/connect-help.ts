@@ -1,8 +1,9 @@
 /**
  * What a person sees when the daemon runs in the foreground (`npm start`):
  * how to point a client at it, in both eras, with the bearer token HTTP
- * clients must send.
+ * clients must send, and the status page's login link.
  */
+import { statusLoginLink } from '../app/status/login-link.js';
 
 export interface ConnectHelpOptions {
   readonly httpUrl: string | null;
@@ -50,6 +51,10 @@ export function connectHelp(options: ConnectHelpOptions): string {
     } else {
       lines.push(`sending the header  Authorization: Bearer ${httpToken}`);
     }
+    lines.push(
+      '',
+      `Status page (open it in a browser; the link logs you in): ${statusLoginLink(httpUrl, httpToken)}`,
+    );
     lines.push(
       '',
       'Try it with the MCP Inspector CLI (in another terminal):',

@@ -13,6 +13,7 @@ import { parseDaemonRunArgv } from '../app/daemon/daemon-flags.js';
 import { daemonRunOptions } from '../app/daemon/daemon-run-options.js';
 import { wireDaemonSignals } from '../app/daemon/daemon-signals.js';
 import { loadDaemonApp } from '../app/daemon-loader.js';
+import { runningDaemonLoginLink } from '../app/status/login-link.js';
 import { acquireLock } from '../daemon/lock.js';
 import { ensureStateDir } from '../daemon/state.js';
 import { exitCodeOf, MoorError } from '../errors.js';
@@ -123,6 +124,8 @@ export async function statusCommand(json: boolean): Promise<void> {
   if (!status) return;
   say(`  socket:        ${status.socket}`);
   say(`  http:          ${status.httpUrl ?? 'off'}`);
+  const login = runningDaemonLoginLink(status);
+  if (login !== undefined) say(`  status page:   ${login}`);
   say(`  clients:       ${status.connectedClients}`);
   say(`  in flight:     ${status.inFlight} (limit ${status.maxInFlight})`);
   if (status.memory) {

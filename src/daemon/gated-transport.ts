@@ -16,7 +16,7 @@ import type {
 import type { Logger } from 'pino';
 import { MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, INTERRUPTED, NOT_ADMITTED } from '../host/admission.js';
-import type { Outcome } from '../observe/labels.js';
+import { isToolErrorResponse, type Outcome, TOOL_ERROR_TYPE } from '../observe/labels.js';
 import type { RequestObserver } from '../observe/observer.js';
 import type { TraceSpan } from '../observe/tracer.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
@@ -191,7 +191,9 @@ export class GatedTransport implements Transport {
       this.#finish(key, 'error' in message ? 'error' : 'ok');
       if (this.#observation !== undefined) {
         const error = 'error' in message ? (message.error as { code?: unknown }) : undefined;
-        this.#endObserved(key, error === undefined ? 'ok' : 'error', error && String(error.code));
+        if (error !== undefined) this.#endObserved(key, 'error', String(error.code));
+        else if (isToolErrorResponse(message)) this.#endObserved(key, 'error', TOOL_ERROR_TYPE);
+        else this.#endObserved(key, 'ok');
       }
     }
     return this.#inner.send(message, options);

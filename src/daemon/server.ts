@@ -55,7 +55,7 @@ export interface SocketServerOptions extends ControlHelloOptions {
 
 /** What the composition adds to the socket's own status fields. */
 export type DescribedStatus = Pick<DaemonStatus, 'httpUrl' | 'workspaces'> &
-  Partial<Pick<DaemonStatus, 'version' | 'sessions' | 'rooms' | 'tasks' | 'observability'>>;
+  Partial<Pick<DaemonStatus, 'version' | 'httpTokenFile' | 'sessions' | 'rooms' | 'tasks' | 'observability'>>;
 
 interface Connection {
   readonly socket: net.Socket;
@@ -121,6 +121,7 @@ export class SocketServer {
       incarnation: this.#options.incarnation,
       socket: this.#options.socketPath,
       httpUrl: described.httpUrl,
+      ...(described.httpTokenFile !== undefined ? { httpTokenFile: described.httpTokenFile } : {}),
       uptimeMs: Date.now() - this.#started,
       connectedClients: this.#connections.size,
       inFlight: this.#options.gate.inFlight,

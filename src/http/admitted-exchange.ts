@@ -8,11 +8,28 @@ import type { NodeServerResponseLike } from '@modelcontextprotocol/node';
 import { JsonRpcCode, MoorError } from '../errors.js';
 import { INTERRUPTED } from '../host/admission.js';
 import type { CallerScope } from '../host/call-scope.js';
-import type { Outcome } from '../observe/labels.js';
+import { isToolErrorResponse, type Outcome, TOOL_ERROR_TYPE } from '../observe/labels.js';
 import type { TraceSpan } from '../observe/tracer.js';
 import type { AdmittedRequest } from './intake.js';
 import type { LeanExchange } from './lean/lean-path.js';
 import { dispatchErrorBody, entryErrorBody, JSON_HEADERS, SSE_HEADERS, sendJson, sseFrame } from './wire.js';
+
+/** A written answer (a JSON body, or SSE frames) whose JSON-RPC response is a tool's isError result. */
+function isToolErrorText(text: string): boolean {
+  const bodies = text.trimStart().startsWith('{')
+    ? [text]
+    : text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6));
+  return bodies.some((body) => {
+    try {
+      return isToolErrorResponse(JSON.parse(body));
+    } catch {
+      return false;
+    }
+  });
+}
 
 const SHUTTING_DOWN_MESSAGE =
   'moor is shutting down: the daemon stopped before this request finished; it may or may not have completed. Retry once the daemon is back.';
@@ -87,7 +104,11 @@ export class Exchange implements LeanExchange {
     if (at >= 0 && text.lastIndexOf('{"jsonrpc":"2.0","id":', at) >= 0) {
       const code = /^-?\d+/.exec(text.slice(at + 17))?.[0];
       this.settle('error', code);
+      return;
     }
+    // A tool's isError result: the text is parsed only when it may hold one (a failed call).
+    if (this.request.method === 'tools/call' && text.includes(',"isError":true') && isToolErrorText(text))
+      this.settle('error', TOOL_ERROR_TYPE);
   }
 
   abort(reason?: unknown): void {

@@ -49,6 +49,8 @@ export interface HttpEndpointOptions extends ScopeSource {
   readonly port: number; // 0 = ephemeral
   /** Bearer token; REQUIRED when host is not loopback. When set, every request must carry it. */
   readonly token?: string;
+  /** Where the token lives (the state dir's http.token, or --token-file): a 401 tells clients. */
+  readonly tokenFile?: string | undefined;
   readonly catalog: Catalog;
   readonly identity: ServerIdentity;
   readonly incarnation: Incarnation;
@@ -190,6 +192,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   const intake = new Intake({
     host,
     token: options.token,
+    tokenFile: options.tokenFile,
     admission: options.admission,
     scopes: options,
     log,

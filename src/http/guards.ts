@@ -90,17 +90,17 @@ export class TokenGuard {
     this.#digest = createHash('sha256').update(token, 'utf8').digest();
   }
 
-  /** Undefined when the request carries the token, else the WWW-Authenticate challenge to send with 401. */
-  challenge(req: IncomingMessage): string | undefined {
+  /** True when `presented` is the token (compared in constant time). */
+  matches(presented: string): boolean {
+    return timingSafeEqual(createHash('sha256').update(presented, 'utf8').digest(), this.#digest);
+  }
+
+  /** Undefined when the request carries the token, else why not (the 401 says what to do). */
+  refusal(req: IncomingMessage): 'missing' | 'wrong' | undefined {
     const header = req.headers.authorization;
-    if (header === undefined)
-      return 'Bearer realm="moor", error="invalid_token", error_description="Missing bearer token"';
+    if (header === undefined) return 'missing';
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-    const presented = createHash('sha256')
-      .update(match?.[1] ?? '', 'utf8')
-      .digest();
-    if (match && timingSafeEqual(presented, this.#digest)) return undefined;
-    return 'Bearer realm="moor", error="invalid_token", error_description="The bearer token is not valid"';
+    return this.matches(match?.[1] ?? '') && match ? undefined : 'wrong';
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Request intake: everything decided about a request before anything answers
  * it, once and in this order — Host/Origin (403) → `/healthz` (no token) →
- * bearer token (401) → route (404, 405) → body limit (413) → content type (415) → nesting (400) → admission (503,
+ * `/.well-known/…` (404) → bearer token, or the status page's login link and
+ * cookie (401, 303; page-login.ts) → route (404, 405) → body limit (413) → content type (415) → nesting (400) → admission (503,
  * `Retry-After: 1`) → Moor-Session / Moor-Workspace (400). A POST that passes
  * every step becomes one AdmittedRequest, which the exchange serves.
  */
@@ -13,6 +14,7 @@ import type { RequestObserver } from '../observe/observer.js';
 import { nestsDeeperThan, TOO_DEEP_MESSAGE } from '../protocol/json-shape.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
+import { PAGE_COOKIE_PATH, PageLogin } from './page-login.js';
 import {
   inBandSessionKey,
   RequestScope,
@@ -20,6 +22,7 @@ import {
   SESSION_HEADER,
   WORKSPACE_HEADER,
 } from './scope.js';
+import { Unauthorized } from './unauthorized.js';
 import {
   dispatchErrorBody,
   echoableId,
@@ -33,6 +36,7 @@ import {
 
 export const MCP_PATH = '/mcp';
 export const HEALTH_PATH = '/healthz';
+const WELL_KNOWN_PREFIX = '/.well-known/';
 export const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 /** One POST that passed intake: what the exchange needs, decided once. */
@@ -68,6 +72,8 @@ export interface IntakeSink {
 export interface IntakeOptions {
   readonly host: string;
   readonly token: string | undefined;
+  /** Where the token lives, for the 401's advice (the state dir's http.token or --token-file). */
+  readonly tokenFile?: string | undefined;
   readonly admission: AdmissionGate;
   readonly scopes: ScopeSource;
   readonly log: HttpLog;
@@ -82,10 +88,6 @@ export interface IntakeOptions {
 export type PageHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 // Transport refusals are the same bytes every time: built once.
-const UNAUTHORIZED_BODY = entryErrorBody(
-  ERRORS.TOKEN_INVALID.jsonRpc,
-  'Unauthorized: this endpoint needs a valid bearer token.',
-);
 const HEALTH_METHOD_BODY = entryErrorBody(JsonRpcCode.TransportError, 'Method not allowed.');
 const NOT_FOUND_BODY = entryErrorBody(JsonRpcCode.TransportError, `Not found: MCP is served at ${MCP_PATH}.`);
 const TOO_LARGE_BODY = entryErrorBody(
@@ -107,6 +109,8 @@ const REFUSED_SHUTTING_DOWN_MESSAGE =
 export class Intake {
   readonly #originGuard: OriginGuard;
   readonly #tokenGuard: TokenGuard | undefined;
+  readonly #pageLogin: PageLogin | undefined;
+  readonly #unauthorized: Unauthorized;
   readonly #admission: AdmissionGate;
   readonly #scopes: ScopeSource;
   readonly #log: HttpLog;
@@ -116,7 +120,13 @@ export class Intake {
 
   constructor(options: IntakeOptions) {
     this.#originGuard = new OriginGuard(allowedHostnames(options.host));
-    this.#tokenGuard = options.token ? new TokenGuard(options.token) : undefined;
+    const tokenGuard = options.token ? new TokenGuard(options.token) : undefined;
+    this.#tokenGuard = tokenGuard;
+    this.#pageLogin =
+      options.token && tokenGuard
+        ? new PageLogin(options.token, (presented) => tokenGuard.matches(presented))
+        : undefined;
+    this.#unauthorized = new Unauthorized(options.tokenFile);
     this.#admission = options.admission;
     this.#scopes = options.scopes;
     this.#log = options.log;
@@ -142,13 +152,13 @@ export class Intake {
       else this.#sink.health(res);
       return;
     }
-    if (this.#tokenGuard !== undefined) {
-      const challenge = this.#tokenGuard.challenge(req);
-      if (challenge !== undefined) {
-        sendJson(res, ERRORS.TOKEN_INVALID.http, UNAUTHORIZED_BODY, { 'www-authenticate': challenge });
-        return;
-      }
+    // OAuth discovery (the MCP Inspector probes /.well-known/oauth-*): there is none, so a 404 before
+    // the token check sends such clients on to the bearer header the 401 names.
+    if (route.startsWith(WELL_KNOWN_PREFIX)) {
+      sendJson(res, 404, NOT_FOUND_BODY);
+      return;
     }
+    if (this.#tokenGuard !== undefined && !this.#pageAdmitted(req, res, route, url, query)) return;
     if (route !== MCP_PATH) {
       const page = this.#pages?.get(route);
       if (page === undefined) sendJson(res, 404, NOT_FOUND_BODY);
@@ -163,6 +173,37 @@ export class Intake {
     }
     readBody(req, MAX_BODY, (result) => this.#received(req, res, result));
   };
+
+  /**
+   * The token check. The status page also takes its login link and its
+   * cookie (GET/HEAD only); /mcp and every other route take the header alone.
+   * False when the request was answered here (401, or the login redirect).
+   */
+  #pageAdmitted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: string,
+    url: string,
+    query: number,
+  ): boolean {
+    if (
+      this.#pageLogin !== undefined &&
+      route === PAGE_COOKIE_PATH &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      const verdict = this.#pageLogin.check(req, res, route, query < 0 ? '' : url.slice(query + 1));
+      if (verdict === 'cookie') return true;
+      if (verdict === 'redirected') return false;
+      if (verdict === 'wrong-token') {
+        this.#unauthorized.send(req, res, 'wrong');
+        return false;
+      }
+    }
+    const refusal = this.#tokenGuard?.refusal(req);
+    if (refusal === undefined) return true;
+    this.#unauthorized.send(req, res, refusal);
+    return false;
+  }
 
   #received(req: IncomingMessage, res: ServerResponse, result: BodyResult): void {
     if (result.kind === 'too-large') {

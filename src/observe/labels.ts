@@ -41,6 +41,19 @@ export const METHODS: readonly string[] = [
   'tasks/result',
 ];
 export const OTHER_METHOD = 'other';
+/**
+ * The error.type of a tools/call that answered with an `isError` result (the
+ * OpenTelemetry MCP conventions' value): JSON-RPC succeeded, the call failed,
+ * and the request counts and traces as an error, as the tool-call counter does.
+ */
+export const TOOL_ERROR_TYPE = 'tool_error';
+
+/** A JSON-RPC response carrying a tool result with `isError: true`. */
+export function isToolErrorResponse(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const result = (message as { result?: unknown }).result;
+  return typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
+}
 export const UNKNOWN_TOOL = 'unknown';
 
 const METHOD_INDEX: ReadonlyMap<string, number> = new Map(METHODS.map((m, i) => [m, i]));

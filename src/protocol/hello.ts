@@ -114,6 +114,8 @@ export type Hello = SessionHello | ControlHello;
 export interface DaemonStatus {
   readonly socket: string;
   readonly httpUrl: string | null;
+  /** The file holding HTTP's bearer token (null: no token); `moor daemon status` builds the login link from it. */
+  readonly httpTokenFile?: string | null;
   readonly uptimeMs: number;
   readonly connectedClients: number;
   readonly inFlight: number;
@@ -151,13 +153,6 @@ export interface TasksStatus {
     /** ISO 8601. */
     readonly updatedAt: string;
   }>;
-}
-
-/** How much of a session key status output shows. */
-export const SESSION_KEY_PREFIX_CHARS = 12;
-
-export function sessionKeyPrefix(key: string): string {
-  return key.length <= SESSION_KEY_PREFIX_CHARS ? key : `${key.slice(0, SESSION_KEY_PREFIX_CHARS)}…`;
 }
 
 export type HelloReply =

@@ -134,23 +134,26 @@ describe('operators over the same daemon', () => {
       }>;
       rooms: Array<{ root: string; holders: number; loaded: boolean; decisionCount: number | null }>;
     };
-    const mine = view.sessions.find((s) => s.active?.root === b && s.keyPrefix === 'http-e2e-ope…');
+    // The two keys share their first 18 characters: each is shown by as much as tells it apart.
+    const mine = view.sessions.find((s) => s.active?.root === b && s.keyPrefix === 'http-e2e-operator-f…');
     expect(mine).toMatchObject({
-      keyPrefix: 'http-e2e-ope…',
+      keyPrefix: 'http-e2e-operator-f…',
       active: { root: b, decisions: null, decisionCount: 4, problems: 0, loaded: true },
       parked: [{ root: a, loaded: false }],
       connections: 1,
       inMemory: true,
     });
     expect(view.rooms.find((r) => r.root === b)).toMatchObject({ loaded: true, decisionCount: 4 });
-    expect((await cli(['daemon', 'status'])).stdout).toContain('http-e2e-ope…  1 connections');
+    expect(view.sessions.some((s) => s.keyPrefix === 'http-e2e-operator-o…')).toBe(true);
+    expect((await cli(['daemon', 'status'])).stdout).toContain('http-e2e-operator-f…  1 connections');
 
     const list = await cli(['sessions', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`http-e2e-ope…\\s+1\\s+1\\s+\\S+ \\S+\\s+${b}`));
+    expect(list.stdout).toMatch(new RegExp(`http-e2e-operator-f…\\s+1\\s+1\\s+\\S+ \\S+\\s+${b}`));
+    expect(list.stdout).toContain('http-e2e-operator-o…');
     expect(list.stdout).not.toContain(key);
 
-    // Both operator sessions show as http-e2e-ope…: the error tells them apart (most recently used first).
+    // A prefix both keys start with: the error tells them apart (most recently used first).
     const ambiguous = await cli(['sessions', 'show', 'http-e2e-ope…']);
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toBe(
@@ -166,11 +169,14 @@ describe('operators over the same daemon', () => {
     });
 
     const shown = await cli(['sessions', 'show', 'http-e2e-operator-f…', '--json']);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ keyPrefix: 'http-e2e-ope…', active: { root: b } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      keyPrefix: 'http-e2e-operator-f…',
+      active: { root: b },
+    });
 
     const dropped = await cli(['sessions', 'drop', 'http-e2e-operator-f']);
     expect(dropped.code).toBe(0);
-    expect(dropped.stdout).toContain('dropped session http-e2e-ope…; it had:');
+    expect(dropped.stdout).toContain('dropped session http-e2e-operator-f…; it had:');
     const after = await cli(['sessions', 'show', 'http-e2e-operator-f']);
     expect(after.code).toBe(1);
     expect(after.stderr).toBe(

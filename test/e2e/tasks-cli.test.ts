@@ -41,8 +41,10 @@ describe('moor tasks', () => {
     expect(listed.tasks.find((t) => t.taskId === a)).toMatchObject({
       status: 'working',
       tool: 'slow_compute',
-      owner: 'session-a',
+      // A session key is a credential: operators see a prefix of it, never the key.
+      owner: 'sessi…',
     });
+    expect(all.stdout).not.toContain('session-a');
 
     const mine = JSON.parse(moor(state, 'list', '--session', 'session-b', '--json').stdout) as {
       tasks: Array<Record<string, unknown>>;

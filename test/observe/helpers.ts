@@ -156,3 +156,48 @@ export async function scrape(base: string): Promise<Map<string, MetricFamily>> {
   if (response.status !== 200) throw new Error(`/metrics answered ${response.status}`);
   return parseMetrics(await response.text());
 }
+
+export interface OtlpSpan {
+  readonly traceId: string;
+  readonly spanId: string;
+  readonly parentSpanId?: string;
+  readonly name: string;
+  readonly kind: number;
+  readonly attributes: ReadonlyArray<{ key: string; value: Record<string, unknown> }>;
+  /** 0 unset, 1 ok, 2 error. */
+  readonly status?: { readonly code?: number; readonly message?: string };
+}
+
+/** A node:http OTLP receiver collecting the spans of every JSON export. */
+export async function otlpReceiver(): Promise<{ url: string; spans: OtlpSpan[]; close(): Promise<void> }> {
+  const spans: OtlpSpan[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      if (req.url === '/v1/traces' && (req.headers['content-type'] ?? '').includes('json')) {
+        const exported = JSON.parse(body) as {
+          resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
+        };
+        for (const rs of exported.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    spans,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function attribute(span: OtlpSpan, key: string): unknown {
+  const value = span.attributes.find((a) => a.key === key)?.value;
+  return value === undefined ? undefined : Object.values(value)[0];
+}

@@ -8,7 +8,6 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -16,55 +15,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
 import { RawClient } from '../helpers/raw-client.js';
 import { killAll, removeStateDirs, tempState } from '../tasks/daemon-helpers.js';
-import { authOf, callTool, startTestDaemon, stopTestDaemon } from './helpers.js';
+import {
+  attribute,
+  authOf,
+  callTool,
+  type OtlpSpan,
+  otlpReceiver,
+  startTestDaemon,
+  stopTestDaemon,
+} from './helpers.js';
 
 const run = promisify(execFile);
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${PARENT_ID}-01`;
-
-interface OtlpSpan {
-  readonly traceId: string;
-  readonly spanId: string;
-  readonly parentSpanId?: string;
-  readonly name: string;
-  readonly kind: number;
-  readonly attributes: ReadonlyArray<{ key: string; value: Record<string, unknown> }>;
-}
-
-/** A node:http OTLP receiver collecting the spans of every JSON export. */
-async function otlpReceiver(): Promise<{ url: string; spans: OtlpSpan[]; close(): Promise<void> }> {
-  const spans: OtlpSpan[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      if (req.url === '/v1/traces' && (req.headers['content-type'] ?? '').includes('json')) {
-        const exported = JSON.parse(body) as {
-          resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-        };
-        for (const rs of exported.resourceSpans) for (const ss of rs.scopeSpans) spans.push(...ss.spans);
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    spans,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-function attribute(span: OtlpSpan, key: string): unknown {
-  const value = span.attributes.find((a) => a.key === key)?.value;
-  return value === undefined ? undefined : Object.values(value)[0];
-}
 
 /** An --import hook that appends every module URL the process resolves to a file. */
 function importRecorder(dir: string): { options: string; modules: () => string[] } {

@@ -3,7 +3,8 @@
  * for `moor daemon status` and `moor sessions`, and the key prefixes that
  * name them. A session key is a credential over HTTP (whoever sends it acts
  * as that session), so no answer carries a whole key: a session is shown by
- * the first 12 characters of its key and named by any prefix of it.
+ * the shortest prefix (at least 12 characters) that tells it from the other
+ * listed sessions (protocol/session-prefix.ts), and named by any prefix of it.
  */
 import { MoorError } from '../../errors.js';
 import {
@@ -13,24 +14,19 @@ import {
   type SessionsControlRequest,
   type SessionWorkspace,
 } from '../../protocol/hello.js';
+import { keyPrefix, MIN_PREFIX_CHARS, uniqueKeyPrefixes } from '../../protocol/session-prefix.js';
 import type { HeldBinding, SessionSnapshot } from '../../sessions/manager-types.js';
-
-export const KEY_PREFIX_LENGTH = 12;
-
-/** The first `length` characters of the key and "…"; a short key keeps at least 4 characters hidden. */
-export function keyPrefix(key: string, length = KEY_PREFIX_LENGTH): string {
-  return `${key.slice(0, Math.max(1, Math.min(length, key.length - 4)))}…`;
-}
 
 function workspaceView(binding: HeldBinding): SessionWorkspace {
   const { root, decisions, decisionCount, problems, loaded } = binding;
   return { root, decisions, decisionCount, problems, loaded };
 }
 
-export function sessionSummary(snapshot: SessionSnapshot, prefixLength = KEY_PREFIX_LENGTH): SessionSummary {
+/** One session as operators see it, named by `prefix` (see sessionSummaries). */
+export function sessionSummary(snapshot: SessionSnapshot, prefix = keyPrefix(snapshot.key)): SessionSummary {
   const drop = snapshot.lastDrop;
   return {
-    keyPrefix: keyPrefix(snapshot.key, prefixLength),
+    keyPrefix: prefix,
     active: snapshot.active && workspaceView(snapshot.active),
     parked: snapshot.parked.map(workspaceView),
     connections: snapshot.attachments,
@@ -40,9 +36,15 @@ export function sessionSummary(snapshot: SessionSnapshot, prefixLength = KEY_PRE
   };
 }
 
+/** A listing's sessions, each named by the shortest prefix that no other of them shares. */
+export function sessionSummaries(snapshots: readonly SessionSnapshot[]): SessionSummary[] {
+  const prefixes = uniqueKeyPrefixes(snapshots.map((s) => s.key));
+  return snapshots.map((s) => sessionSummary(s, prefixes.get(s.key)));
+}
+
 /** How many characters tell `key` apart from every other key of `keys` (at least the usual 12). */
 function distinguishingLength(key: string, keys: readonly string[]): number {
-  let length = KEY_PREFIX_LENGTH;
+  let length = MIN_PREFIX_CHARS;
   for (const other of keys) {
     if (other === key) continue;
     let common = 0;
@@ -95,11 +97,13 @@ export async function sessionsControl(
 ): Promise<SessionsControlReply> {
   try {
     const all = await admin.allSnapshots();
-    if (request.action === 'list') return { sessions: all.map((s) => sessionSummary(s)) };
+    if (request.action === 'list') return { sessions: sessionSummaries(all) };
     const named = matchPrefix(all, request.prefix ?? '');
     // Dropped between the listing and the drop (or by another operator): the same answer as unknown.
     if (request.action === 'drop' && !(await admin.drop(named.key))) matchPrefix([], request.prefix ?? '');
-    return { sessions: [sessionSummary(named)] };
+    // Named as the listing names it, so the prefix shown can be pasted back.
+    const prefix = uniqueKeyPrefixes(all.map((s) => s.key)).get(named.key);
+    return { sessions: [sessionSummary(named, prefix)] };
   } catch (error) {
     if (error instanceof MoorError) return { error: helloError(error) };
     throw error;

@@ -3,6 +3,7 @@
  * filled in, the HTTP address split, the bearer token read from its file
  * (checked: owner-only and long enough).
  */
+import path from 'node:path';
 import { MoorError } from '../../errors.js';
 import { type DaemonRunFlags, DEFAULT_HTTP_ADDRESS } from '../../protocol/daemon-flags.js';
 import { parseStoreUrl } from '../../store/open.js';
@@ -25,7 +26,13 @@ function httpOption(flags: DaemonRunFlags): DaemonRunOptions['http'] {
   }
   // Without --token-file the daemon uses its state dir's token (runDaemon reads or creates it).
   if (flags.tokenFile === undefined) return { host, port, ...limits };
-  return { host, port, ...limits, token: readTokenFile(flags.tokenFile) };
+  return {
+    host,
+    port,
+    ...limits,
+    token: readTokenFile(flags.tokenFile),
+    tokenFile: path.resolve(flags.tokenFile),
+  };
 }
 
 /** The store URL, checked now: a malformed one is a USAGE error before any daemon starts. */

@@ -28,6 +28,8 @@ export interface DaemonRunOptions extends StoreOptions {
         readonly port: number;
         /** From --token-file; when absent, the state dir's http.token unless `noToken`. */
         readonly token?: string | undefined;
+        /** The --token-file the token was read from (a 401 and the login link name it). */
+        readonly tokenFile?: string | undefined;
         /** `--no-token`: loopback HTTP open to every local user. */
         readonly noToken?: boolean | undefined;
         /** HTTP connections held at once (`--max-connections`), and the slow-client timeouts. */

@@ -28,7 +28,7 @@ import { Reaper } from '../../sessions/reaper.js';
 import { type Room, type RoomKey, type RoomLease, type Rooms, roomId } from '../../sessions/rooms.js';
 import type { WorkspacePolicy } from '../../sessions/workspace-path.js';
 import type { SessionStore } from '../../store/session-store.js';
-import { sessionSummary, sessionsControl } from '../control/session-views.js';
+import { sessionSummaries, sessionsControl } from '../control/session-views.js';
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
 export interface RoomContents {
@@ -133,10 +133,7 @@ export class DaemonSessions {
 
   /** The sessions in memory, most recently used first, for status (keys shown by prefix only). */
   describeSessions(): SessionSummary[] {
-    return this.manager
-      .snapshots()
-      .sort((a, b) => b.lastUsedAt - a.lastUsedAt)
-      .map((s) => sessionSummary(s));
+    return sessionSummaries(this.manager.snapshots().sort((a, b) => b.lastUsedAt - a.lastUsedAt));
   }
 
   /** `moor sessions list|show|drop`. */

@@ -10,6 +10,7 @@ import { MoorError } from '../../errors.js';
 import { type ClusterBus, localBus } from '../../events/bus.js';
 import type { EventRouter } from '../../host/events/router.js';
 import { helloError, type TasksControlReply, type TasksControlRequest } from '../../protocol/hello.js';
+import { keyPrefix, uniqueKeyPrefixes } from '../../protocol/session-prefix.js';
 import { openStores, parseStoreUrl, type Stores } from '../../store/open.js';
 import type { TaskRecord } from '../../store/task-store.js';
 import { TaskService } from '../../tasks/service.js';
@@ -120,7 +121,9 @@ export async function tasksControl(
   request: TasksControlRequest,
 ): Promise<TasksControlReply> {
   if (request.action === 'list') {
-    return { tasks: (await tasks.list(request.sessionKey)).map((task) => taskView(tasks, task)) };
+    const listed = await tasks.list(request.sessionKey);
+    const owners = uniqueKeyPrefixes(listed.map((task) => task.ownerKey));
+    return { tasks: listed.map((task) => taskView(tasks, task, owners.get(task.ownerKey))) };
   }
   const owner = async (id: string) => request.sessionKey ?? (await tasks.store.get(id, Date.now()))?.ownerKey;
   try {
@@ -132,6 +135,11 @@ export async function tasksControl(
   }
 }
 
-function taskView(tasks: TaskService, task: TaskRecord): Record<string, unknown> {
-  return { ...tasks.detailed(task), tool: task.tool, owner: task.ownerKey };
+/** A task as operators see it: its owner named by a key prefix, never the key (a credential over HTTP). */
+function taskView(
+  tasks: TaskService,
+  task: TaskRecord,
+  owner = keyPrefix(task.ownerKey),
+): Record<string, unknown> {
+  return { ...tasks.detailed(task), tool: task.tool, owner };
 }

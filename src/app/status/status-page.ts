@@ -5,17 +5,17 @@
  * workspace. It refreshes itself every few seconds, keeping the chosen
  * workspace. Every value is escaped.
  */
-import { graphToSvg } from '../../packs/decisions/graph-svg.js';
-import type { DecisionGraph } from '../../packs/decisions/graph-view.js';
 import { STATUS_COLOURS } from '../../packs/decisions/graph-view.js';
 import type { DaemonStatus } from '../../protocol/hello.js';
+import type { RenderedGraph } from './graph-render.js';
 
 export const REFRESH_SECONDS = 5;
 
 /** The graph section: the chosen workspace and its graph, or why there is none. */
 export interface GraphSection {
   readonly workspace: string | undefined;
-  readonly graph: DecisionGraph | undefined;
+  /** The graph, rendered (an SVG, or a large graph's summary). */
+  readonly graph: RenderedGraph | undefined;
   readonly note?: string;
 }
 
@@ -60,7 +60,6 @@ export function renderStatusPage(status: DaemonStatus, section: GraphSection): s
       ? `${REFRESH_SECONDS}`
       : `${REFRESH_SECONDS}; url=${workspaceHref(section.workspace)}`;
   const version = status.version ?? status.incarnation?.version ?? '';
-  const decisionsInGraph = section.graph?.nodes.filter((n) => n.status !== 'missing').length ?? 0;
 
   return `<!doctype html>
 <html lang="en">
@@ -128,9 +127,9 @@ export function renderStatusPage(status: DaemonStatus, section: GraphSection): s
 </section>
 
 <section>
-  <h2>Decision graph ${section.workspace === undefined ? '' : `<span class="muted">· <code>${esc(section.workspace)}</code> · ${esc(decisionsInGraph)} decisions, ${esc(section.graph?.edges.length ?? 0)} relations</span>`}</h2>
+  <h2>Decision graph ${section.workspace === undefined ? '' : `<span class="muted">· <code>${esc(section.workspace)}</code> · ${esc(section.graph?.decisions ?? 0)} decisions, ${esc(section.graph?.relations ?? 0)} relations</span>`}</h2>
   ${rooms.length > 1 ? `<nav class="picker">${rooms.map((r) => `<a href="${esc(workspaceHref(r.root))}"${r.root === section.workspace ? ' class="chosen"' : ''}>${esc(r.root)}</a>`).join('')}</nav>` : ''}
-  ${section.graph === undefined ? `<p class="empty">${esc(section.note ?? 'No workspace is loaded.')}</p>` : `<div class="graph">${graphToSvg(section.graph)}</div>`}
+  ${section.graph === undefined ? `<p class="empty">${esc(section.note ?? 'No workspace is loaded.')}</p>` : `<div class="graph">${section.graph.html}</div>`}
 </section>
 </main>
 <footer>Refreshes every ${REFRESH_SECONDS} s · the same numbers as <code>moor daemon status --json</code> · metrics at <code>/metrics</code></footer>
@@ -192,5 +191,7 @@ a{color:#2b6cb0;text-decoration:none}a:hover{text-decoration:underline}
 .picker a.chosen{background:#1a365d;color:#fff;border-color:#1a365d}
 .graph{background:#fff;border:1px solid var(--line);border-radius:10px;padding:8px;overflow:auto}
 .graph svg{display:block;max-width:100%;height:auto}
+.graph-summary table{margin:8px 0}.graph-summary p{margin:4px 4px 8px}
+.dot{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:6px;border:1px solid var(--line)}
 footer{color:var(--muted);font-size:12px;padding:0 28px 24px;max-width:1400px;margin:0 auto}
 `;

@@ -9,7 +9,8 @@ import type { Workspace } from '../../host/call-scope.js';
 import type { Pack } from '../../host/pack.js';
 import type { Corpus } from '../../packs/decisions/corpus/corpus.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
-import { type RoomStatus, sessionKeyPrefix, type TasksStatus } from '../../protocol/hello.js';
+import type { RoomStatus, TasksStatus } from '../../protocol/hello.js';
+import { uniqueKeyPrefixes } from '../../protocol/session-prefix.js';
 import type { TaskRecord } from '../../store/task-store.js';
 
 export const RECENT_TASKS = 20;
@@ -51,15 +52,14 @@ export function taskCounts(tasks: readonly TaskRecord[]): Record<string, number>
 }
 
 export function tasksStatus(tasks: readonly TaskRecord[]): TasksStatus {
-  const recent = [...tasks]
-    .sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt)
-    .slice(0, RECENT_TASKS)
-    .map((task) => ({
-      id: task.id,
-      tool: task.tool,
-      status: task.status,
-      owner: sessionKeyPrefix(task.ownerKey),
-      updatedAt: new Date(task.lastUpdatedAt).toISOString(),
-    }));
+  const latest = [...tasks].sort((a, b) => b.lastUpdatedAt - a.lastUpdatedAt).slice(0, RECENT_TASKS);
+  const owners = uniqueKeyPrefixes(latest.map((task) => task.ownerKey));
+  const recent = latest.map((task) => ({
+    id: task.id,
+    tool: task.tool,
+    status: task.status,
+    owner: owners.get(task.ownerKey) as string,
+    updatedAt: new Date(task.lastUpdatedAt).toISOString(),
+  }));
   return { counts: taskCounts(tasks), recent };
 }

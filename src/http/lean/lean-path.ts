@@ -28,6 +28,7 @@ import type { CallerScope } from '../../host/call-scope.js';
 import type { Catalog } from '../../host/catalog.js';
 import { readResource } from '../../host/resources.js';
 import { callTool } from '../../host/tool-call.js';
+import { TOOL_ERROR_TYPE } from '../../observe/labels.js';
 import { CORPUS_CACHE_HINT } from '../../protocol/constants.js';
 import { dispatchErrorBody, type HttpLog, JSON_HEADERS, SSE_HEADERS, sseFrame } from '../wire.js';
 import { type LeanPlan, LeanPlanner } from './lean-planner.js';
@@ -162,6 +163,7 @@ export class LeanPath {
     if (result.structuredContent !== undefined)
       inner += `,"structuredContent":${JSON.stringify(result.structuredContent)}`;
     if (result.isError !== undefined) inner += `,"isError":${JSON.stringify(result.isError)}`;
+    if (result.isError === true) exchange.failed(TOOL_ERROR_TYPE);
     if (plan.era === 'modern') inner += `,"resultType":"complete"${this.#primed.modernMeta}`;
     return `{"result":${inner}},"jsonrpc":"2.0","id":${JSON.stringify(plan.id)}}`;
   }

@@ -4,12 +4,8 @@
  * and drop.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  keyPrefix,
-  matchPrefix,
-  type SessionsAdmin,
-  sessionsControl,
-} from '../../../src/app/control/session-views.js';
+import { matchPrefix, type SessionsAdmin, sessionsControl } from '../../../src/app/control/session-views.js';
+import { keyPrefix, uniqueKeyPrefixes } from '../../../src/protocol/session-prefix.js';
 import type { SessionSnapshot } from '../../../src/sessions/manager-types.js';
 
 function snapshot(key: string, lastUsedAt = 0): SessionSnapshot {
@@ -32,6 +28,28 @@ describe('keyPrefix', () => {
   it('shows the first 12 characters, and keeps a short key mostly hidden', () => {
     expect(keyPrefix('moor-0123456789abcdef')).toBe('moor-0123456…');
     expect(keyPrefix('abcdefgh')).toBe('abcd…');
+  });
+});
+
+describe('unique prefixes', () => {
+  const alpha = 'journey-even-alpha-0123456789';
+  const beta = 'journey-even-beta-0123456789';
+
+  it('names two keys sharing their first 12 characters by the shortest prefix that tells them apart', () => {
+    const prefixes = uniqueKeyPrefixes([alpha, beta, 'other-session-key-0001']);
+    expect(prefixes.get(alpha)).toBe('journey-even-a…');
+    expect(prefixes.get(beta)).toBe('journey-even-b…');
+    expect(prefixes.get('other-session-key-0001')).toBe('other-sessio…');
+  });
+
+  it('lists and shows sessions by those prefixes, never a whole key', async () => {
+    const listed = await sessionsControl(admin([alpha, beta]), { action: 'list' });
+    if (!('sessions' in listed)) throw new Error('no sessions');
+    expect(listed.sessions.map((s) => s.keyPrefix)).toEqual(['journey-even-a…', 'journey-even-b…']);
+    expect(JSON.stringify(listed)).not.toContain(alpha);
+    const shown = await sessionsControl(admin([alpha, beta]), { action: 'show', prefix: 'journey-even-b…' });
+    if (!('sessions' in shown)) throw new Error('no session');
+    expect(shown.sessions.map((s) => s.keyPrefix)).toEqual(['journey-even-b…']);
   });
 });
 
