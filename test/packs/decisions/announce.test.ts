@@ -44,6 +44,34 @@ describe('ChangeAnnouncer', () => {
     expect(said).toHaveLength(3);
   });
 
+  it('a file emptied for a moment within a burst (removed, then added again) is one update and no list change', () => {
+    const timer = manualTimer();
+    const said: string[] = [];
+    const announcer = new ChangeAnnouncer({
+      announce: {
+        resourceUpdated: (uri) => said.push(`updated ${uri}`),
+        listChanged: (l) => said.push(`list ${l}`),
+      },
+      uriOf: (p) => `decision:///${p}`,
+      timer,
+    });
+    for (let i = 0; i < 20; i++) {
+      announcer.note({ added: [], changed: [], removed: ['a.md'] });
+      announcer.note({ added: ['a.md'], changed: [], removed: [] });
+    }
+    // A file that came and went within the burst is no change either.
+    announcer.note({ added: ['tmp.md'], changed: [], removed: [] });
+    announcer.note({ added: [], changed: [], removed: ['tmp.md'] });
+    timer.fire();
+    expect(said).toEqual(['updated decision:///a.md']);
+
+    // Removed for good by the end of the next burst: a list change, no update.
+    announcer.note({ added: [], changed: ['a.md'], removed: [] });
+    announcer.note({ added: [], changed: [], removed: ['a.md'] });
+    timer.fire();
+    expect(said).toEqual(['updated decision:///a.md', 'list resources']);
+  });
+
   it('announces nothing once closed', () => {
     const timer = manualTimer();
     const said: string[] = [];
