@@ -13,6 +13,17 @@
  * is one `resources/updated` for its URI; present only once is a change of
  * the list (one `resources/list_changed` for the burst); absent both times
  * (a file that came and went) is nothing.
+ *
+ * Updates do not wait for the quiet period: the first refresh of a burst
+ * that finds a file there before and there now, parsed as a decision, says
+ * `resources/updated` for it at once (an editor's single save reaches the
+ * client in the time of one refresh). A refresh that finds it empty or gone
+ * says nothing then; the burst's end settles it as above. So per burst and
+ * file a subscriber hears one `updated`, and a second one at the end only
+ * when a later refresh read different text than the first one announced
+ * (the client may have read the older text in between). Each refresh tells
+ * what it read as a version (a hash of the text), so writing the same text
+ * again and again is not a second update.
  */
 import type { RoomAnnouncer } from '../../host/pack.js';
 import type { CorpusChanges } from './corpus/corpus.js';
@@ -42,12 +53,23 @@ export interface ChangeAnnouncerOptions {
   readonly timer?: AnnounceTimer | undefined;
 }
 
+interface Touched {
+  /** A decision when the burst began. */
+  readonly before: boolean;
+  /** The version the latest refresh read; null when it found no decision. */
+  now: string | null;
+  /** The version announced on the leading edge, if one was. */
+  announced: string | undefined;
+  /** A later refresh read another version than the announced one. */
+  diverged: boolean;
+}
+
 export class ChangeAnnouncer {
   readonly #options: ChangeAnnouncerOptions;
   readonly #timer: AnnounceTimer;
   readonly #debounceMs: number;
   /** Files touched in this burst: whether each was a decision at its start, and is one now. */
-  readonly #touched = new Map<string, { readonly before: boolean; now: boolean }>();
+  readonly #touched = new Map<string, Touched>();
   #pending: unknown;
   #closed = false;
 
@@ -61,9 +83,10 @@ export class ChangeAnnouncer {
   note(changes: CorpusChanges): void {
     if (this.#closed) return;
     // A changed or removed file was there before this refresh, an added one was not.
-    for (const p of changes.changed) this.#touch(p, true, true);
-    for (const p of changes.removed) this.#touch(p, true, false);
-    for (const p of changes.added) this.#touch(p, false, true);
+    const versionOf = (p: string) => changes.versions?.get(p) ?? '';
+    for (const p of changes.changed) this.#touch(p, true, versionOf(p));
+    for (const p of changes.removed) this.#touch(p, true, null);
+    for (const p of changes.added) this.#touch(p, false, versionOf(p));
     if (this.#pending !== undefined) this.#timer.clear(this.#pending);
     this.#pending = this.#timer.set(() => this.flush(), this.#debounceMs);
   }
@@ -76,17 +99,29 @@ export class ChangeAnnouncer {
     const touched = [...this.#touched];
     this.#touched.clear();
     let listChanged = false;
-    for (const [p, { before, now }] of touched) {
-      if (before && now) announce.resourceUpdated(uriOf(p));
-      else if (before !== now) listChanged = true;
+    for (const [p, t] of touched) {
+      const now = t.now !== null;
+      if (t.before && now) {
+        if (t.announced === undefined || t.diverged) announce.resourceUpdated(uriOf(p));
+      } else if (t.before !== now) listChanged = true;
     }
     if (listChanged) announce.listChanged('resources');
   }
 
-  #touch(corpusPath: string, before: boolean, now: boolean): void {
-    const known = this.#touched.get(corpusPath);
-    if (known === undefined) this.#touched.set(corpusPath, { before, now });
-    else known.now = now;
+  /** `now`: the version the refresh read, null when the file is no decision now. */
+  #touch(corpusPath: string, before: boolean, now: string | null): void {
+    let t = this.#touched.get(corpusPath);
+    if (t === undefined) {
+      t = { before, now, announced: undefined, diverged: false };
+      this.#touched.set(corpusPath, t);
+    }
+    t.now = now;
+    if (now === null || !t.before) return;
+    if (t.announced === undefined) {
+      // The leading edge: there before, there and parsed now.
+      t.announced = now;
+      this.#options.announce.resourceUpdated(this.#options.uriOf(corpusPath));
+    } else if (now !== t.announced) t.diverged = true;
   }
 
   close(): void {
