@@ -10,6 +10,7 @@
  * after which nothing more of the burst can arrive. A truncated file taken
  * for a removal shows up as a missing update or a second list change.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -135,4 +136,40 @@ describe.each(saves)('%s: one update per burst, no list change of its own', (_na
     await bursts(client, root, seen, save);
     await sub.close();
   }, 60_000);
+});
+
+describe('git checkout of a branch that changes one record and renames another', () => {
+  for (const direct of [true, false]) {
+    it(`is one update for the changed record and one list change, each way (${direct ? 'direct stdio' : 'through the proxy'})`, async () => {
+      const root = workspace();
+      roots.push(root);
+      fs.rmSync(path.join(root, '.git'), { recursive: true });
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+          cwd: root,
+          stdio: 'ignore',
+        });
+      git('init', '-q', '-b', 'main');
+      git('add', '.');
+      git('commit', '-qm', 'first');
+      git('checkout', '-qb', 'other');
+      fs.writeFileSync(
+        path.join(root, 'docs/decisions/0001-first.md'),
+        record('First', 'on the other branch'),
+      );
+      git('mv', 'docs/decisions/0002-second.md', 'docs/decisions/0004-second.md');
+      git('commit', '-qam', 'other');
+      git('checkout', '-q', 'main');
+
+      const client = await stdioClient('legacy', root, direct);
+      const seen = record2(client);
+      await subscribe(client, 'legacy');
+      await client.readResource({ uri: URI });
+      git('checkout', '-q', 'other');
+      await until(() => seen.includes('list_changed'), 10_000);
+      git('checkout', '-q', 'main');
+      await until(() => seen.filter((s) => s === 'list_changed').length === 2, 10_000);
+      expect(seen).toEqual([`updated ${URI}`, 'list_changed', `updated ${URI}`, 'list_changed']);
+    }, 30_000);
+  }
 });
