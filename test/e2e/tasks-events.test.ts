@@ -116,7 +116,7 @@ describe('notifications/tasks on listen streams', () => {
     expect(pushed).toHaveLength(1);
     expect(() => TaskStatusNotificationV2Schema.parse(pushed[0])).not.toThrow();
     // Equal but for _meta: the subscription id on the notification, the server info on the result.
-    const { _meta, ...state } = pushed[0]?.params as Record<string, unknown>;
+    const { _meta, ...state } = (pushed[0]?.params ?? {}) as Record<string, unknown>;
     const { _meta: _resultMeta, ...got } = done;
     expect(state).toEqual(got);
     expect(state.status).toBe('completed');
