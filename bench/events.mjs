@@ -1,7 +1,8 @@
 // `npm run bench events`: how long a decision edit takes to reach a subscribed
 // client as `notifications/resources/updated`, through `moor stdio --direct`
-// (watcher → corpus refresh → the announcement's quiet period, 100 ms by
-// default → the wire), on a 1k and a 10k corpus. Each edit is to another file,
+// (watcher → corpus refresh → the leading-edge announcement → the wire; the
+// 100 ms quiet period only settles what a burst's first refresh could not),
+// on a 1k and a 10k corpus. Each edit is to another file,
 // one at a time; the files are restored afterwards.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,7 +71,7 @@ export async function benchEvents() {
   const p50 = rows[1][2];
   reportGoal('events-10k', `${p50.toFixed(0)} ms`, p50 <= 30);
   table(
-    'events: file write → resources/updated at the client (moor stdio --direct, ms; includes the 100 ms quiet period)',
+    'events: file write → resources/updated at the client (moor stdio --direct, ms; announced on the leading edge)',
     ['decisions', 'edits', 'p50', 'p99'],
     rows,
   );

@@ -28,6 +28,16 @@ export class TaskStatusFeed {
   /** The service whose rows are read (set once it exists: it is built with this feed's hook). */
   attach(source: TaskStatusSource): void {
     this.#source = source;
+    // A stream opened after its task changed (a short task may already be done) starts from where it is.
+    this.#router.provideTaskState(async (ownerKey, ids) => {
+      const events = [];
+      for (const id of new Set(ids)) {
+        const task = await source.store.get(id, Date.now());
+        if (task !== undefined && task.ownerKey === ownerKey)
+          events.push({ taskId: id, detailed: source.detailed(task) });
+      }
+      return events;
+    });
   }
 
   /** A task's row changed. */

@@ -97,6 +97,32 @@ describe('notifications/tasks on listen streams', () => {
     theirs.close();
   }, 30_000);
 
+  it('a stream opened after its task completed is told the terminal state at once, equal to tasks/get', async () => {
+    const created = await rpc(daemon.url, 'tools/call', {
+      name: 'confirm_delete',
+      arguments: { filename: 'b.txt' },
+    });
+    const taskId = (created.result as { taskId: string }).taskId;
+    const waiting = await until(daemon.url, taskId, ['input_required']);
+    const key = Object.keys(waiting.inputRequests as object)[0] as string;
+    await rpc(daemon.url, 'tasks/update', {
+      taskId,
+      inputResponses: { [key]: { action: 'accept', content: { confirm: true } } },
+    });
+    const done = await until(daemon.url, taskId, ['completed']);
+    const stream = await listen({ taskIds: [taskId, 'no-such-task'] }, OWNER);
+    await untilTrue(() => stream.frames.some((f) => f.method === 'notifications/tasks'), 10_000);
+    const pushed = stream.frames.filter((f) => f.method === 'notifications/tasks');
+    expect(pushed).toHaveLength(1);
+    expect(() => TaskStatusNotificationV2Schema.parse(pushed[0])).not.toThrow();
+    // Equal but for _meta: the subscription id on the notification, the server info on the result.
+    const { _meta, ...state } = (pushed[0]?.params ?? {}) as Record<string, unknown>;
+    const { _meta: _resultMeta, ...got } = done;
+    expect(state).toEqual(got);
+    expect(state.status).toBe('completed');
+    stream.close();
+  }, 30_000);
+
   it('task ids from a client that did not declare the extension are refused with -32021', async () => {
     const refused = await listen({ taskIds: ['x'] }, OWNER, false);
     expect(refused.status).toBe(400);

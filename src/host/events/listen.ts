@@ -189,7 +189,23 @@ export class ListenStream {
           }),
     );
     if (this.#tasks.size > 0 && audience.ownerKey !== undefined) {
-      this.#stops.push(router.subscribeTasks(audience.ownerKey, (event) => this.#onTask(event)));
+      // Each named task's current state once, then its changes. Subscribed first, so no change is
+      // lost while the rows are read; a change heard meanwhile is newer than the row, so it wins.
+      const heard = new Set<string>();
+      this.#stops.push(
+        router.subscribeTasks(audience.ownerKey, (event) => {
+          heard.add(event.taskId);
+          this.#onTask(event);
+        }),
+      );
+      router.currentTasks(audience.ownerKey, [...this.#tasks]).then(
+        (events) => {
+          for (const event of events) if (!heard.has(event.taskId)) this.#onTask(event);
+        },
+        () => {
+          // The store is closing: the stream ends with it.
+        },
+      );
     }
     // A session's tool list changes with its active workspace: only its own streams hear that.
     if (this.#honoured.toolsListChanged === true && audience.ownerKey !== undefined) {

@@ -23,6 +23,9 @@ export interface TaskStatusEvent {
 
 export type TaskListener = (event: TaskStatusEvent) => void;
 
+/** The current state of those of `taskIds` that `ownerKey` owns (unknown and foreign ids left out). */
+export type TaskStateReader = (ownerKey: string, taskIds: readonly string[]) => Promise<TaskStatusEvent[]>;
+
 export type SessionListener = (event: ServerEvent) => void;
 
 export class EventRouter {
@@ -31,6 +34,7 @@ export class EventRouter {
   readonly #owners = new Map<string, Set<TaskListener>>();
   readonly #sessions = new Map<string, Set<SessionListener>>();
   readonly #onError: ((error: unknown) => void) | undefined;
+  #taskState: TaskStateReader | undefined;
 
   constructor(onError?: (error: unknown) => void) {
     this.#onError = onError;
@@ -78,6 +82,16 @@ export class EventRouter {
   /** True when someone listens to `ownerKey`'s tasks (so building the status is worth it). */
   hasTaskListeners(ownerKey?: string): boolean {
     return ownerKey === undefined ? this.#owners.size > 0 : this.#owners.has(ownerKey);
+  }
+
+  /** Set by the task feed, which can read the task rows. */
+  provideTaskState(reader: TaskStateReader): void {
+    this.#taskState = reader;
+  }
+
+  /** What a stream that just started listening to these tasks is told first; none without tasks. */
+  currentTasks(ownerKey: string, taskIds: readonly string[]): Promise<TaskStatusEvent[]> {
+    return this.#taskState === undefined ? Promise.resolve([]) : this.#taskState(ownerKey, taskIds);
   }
 
   publishTask(ownerKey: string, event: TaskStatusEvent): void {

@@ -22,7 +22,7 @@ function manualTimer(): AnnounceTimer & { fire(): void; pending(): number } {
 }
 
 describe('ChangeAnnouncer', () => {
-  it('announces each file of a burst once, after the quiet period, and a list change for added or removed files', () => {
+  it('announces each changed file of a burst once, and a list change for added or removed files after the quiet period', () => {
     const timer = manualTimer();
     const said: string[] = [];
     const announcer = new ChangeAnnouncer({
@@ -36,12 +36,79 @@ describe('ChangeAnnouncer', () => {
     announcer.note({ added: [], changed: ['a.md'], removed: [] });
     announcer.note({ added: [], changed: ['a.md', 'b.md'], removed: [] });
     announcer.note({ added: ['c.md'], changed: ['a.md'], removed: [] });
-    expect(said).toEqual([]);
+    expect(said).toEqual(['updated decision:///a.md', 'updated decision:///b.md']);
     expect(timer.pending()).toBe(1);
     timer.fire();
     expect(said).toEqual(['updated decision:///a.md', 'updated decision:///b.md', 'list resources']);
     timer.fire();
     expect(said).toHaveLength(3);
+  });
+
+  it('a file emptied for a moment within a burst (removed, then added again) is one update and no list change', () => {
+    const timer = manualTimer();
+    const said: string[] = [];
+    const announcer = new ChangeAnnouncer({
+      announce: {
+        resourceUpdated: (uri) => said.push(`updated ${uri}`),
+        listChanged: (l) => said.push(`list ${l}`),
+      },
+      uriOf: (p) => `decision:///${p}`,
+      timer,
+    });
+    for (let i = 0; i < 20; i++) {
+      announcer.note({ added: [], changed: [], removed: ['a.md'] });
+      announcer.note({ added: ['a.md'], changed: [], removed: [] });
+    }
+    // A file that came and went within the burst is no change either.
+    announcer.note({ added: ['tmp.md'], changed: [], removed: [] });
+    announcer.note({ added: [], changed: [], removed: ['tmp.md'] });
+    timer.fire();
+    expect(said).toEqual(['updated decision:///a.md']);
+
+    // Removed for good by the end of the next burst: a list change at its end.
+    announcer.note({ added: [], changed: ['a.md'], removed: [] });
+    announcer.note({ added: [], changed: [], removed: ['a.md'] });
+    timer.fire();
+    expect(said).toEqual(['updated decision:///a.md', 'updated decision:///a.md', 'list resources']);
+  });
+
+  it('a single save is announced on its first refresh, before any quiet period; the same text again is no second update', () => {
+    const timer = manualTimer();
+    const said: string[] = [];
+    const announcer = new ChangeAnnouncer({
+      announce: {
+        resourceUpdated: (uri) => said.push(`updated ${uri}`),
+        listChanged: (l) => said.push(`list ${l}`),
+      },
+      uriOf: (p) => `decision:///${p}`,
+      timer,
+    });
+    const v = (text: string) => new Map([['a.md', text]]);
+    announcer.note({ added: [], changed: ['a.md'], removed: [], versions: v('one') });
+    expect(said).toEqual(['updated decision:///a.md']);
+    // The rest of an editor's save (rename, chmod, the same text written again): nothing more.
+    announcer.note({ added: [], changed: ['a.md'], removed: [], versions: v('one') });
+    announcer.note({ added: [], changed: [], removed: ['a.md'] });
+    announcer.note({ added: ['a.md'], changed: [], removed: [], versions: v('one') });
+    timer.fire();
+    expect(said).toEqual(['updated decision:///a.md']);
+
+    // A burst whose first refresh found the file empty waits for its end; then one update.
+    announcer.note({ added: [], changed: [], removed: ['a.md'] });
+    expect(said).toHaveLength(1);
+    announcer.note({ added: ['a.md'], changed: [], removed: [], versions: v('two') });
+    expect(said).toEqual(['updated decision:///a.md', 'updated decision:///a.md']);
+    timer.fire();
+    expect(said).toHaveLength(2);
+
+    // Other text read after the leading announcement: one more update at the burst's end, not before.
+    announcer.note({ added: [], changed: ['a.md'], removed: [], versions: v('three') });
+    announcer.note({ added: [], changed: ['a.md'], removed: [], versions: v('four') });
+    announcer.note({ added: [], changed: ['a.md'], removed: [], versions: v('five') });
+    expect(said).toHaveLength(3);
+    timer.fire();
+    expect(said).toHaveLength(4);
+    expect(said.every((s) => s === 'updated decision:///a.md')).toBe(true);
   });
 
   it('announces nothing once closed', () => {
@@ -52,10 +119,10 @@ describe('ChangeAnnouncer', () => {
       uriOf: (p) => p,
       timer,
     });
-    announcer.note({ added: [], changed: ['a.md'], removed: [] });
+    announcer.note({ added: ['a.md'], changed: [], removed: [] });
     announcer.close();
     timer.fire();
-    announcer.note({ added: ['b.md'], changed: [], removed: [] });
+    announcer.note({ added: ['b.md'], changed: ['c.md'], removed: [] });
     timer.fire();
     expect(said).toEqual([]);
   });

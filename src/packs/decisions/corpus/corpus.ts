@@ -55,6 +55,8 @@ export interface CorpusChanges {
   readonly added: readonly string[];
   readonly changed: readonly string[];
   readonly removed: readonly string[];
+  /** What the added and changed files hold now (equal strings, equal text), by corpus path. */
+  readonly versions?: ReadonlyMap<string, string> | undefined;
 }
 
 export const DEFAULT_RECHECK_MS = 30_000;
@@ -335,7 +337,8 @@ export class Corpus {
   private settle(): { stats: RefreshStats; governance: Governance } {
     const batch = this.store.takeBatch();
     const changed = batch.added.length + batch.removed.length > 0;
-    if (changed && this.onChange !== undefined) this.onChange(changesOf(batch.added, batch.removed));
+    if (changed && this.onChange !== undefined)
+      this.onChange({ ...changesOf(batch.added, batch.removed), versions: batch.versions });
     if (changed || this.derived.decisions.length === 0) {
       this.derived.update(batch.removed, batch.added, this.store.problems(), this.store.size);
       this.governance = new Governance(this.store.globs, this.derived.graph, this.derived.decisions);

@@ -3,6 +3,7 @@
  * that follow it: search postings, governed-path globs, the fingerprint and
  * the problem list. Changes are collected per batch for the derived state.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { toPosix } from '../find/paths.js';
 import type { ScanEntry } from '../find/scan.js';
@@ -35,6 +36,11 @@ export interface Batch {
   /** Previous versions of records that changed or disappeared. */
   readonly removed: Decision[];
   readonly added: Decision[];
+  /**
+   * What each added decision's file held, by corpus path: a hash of its text
+   * when a refresh read it, else its stamp. Equal versions, equal content.
+   */
+  readonly versions: ReadonlyMap<string, string>;
   readonly stats: RefreshStats;
 }
 
@@ -50,6 +56,7 @@ export class RecordStore {
   private readonly print = new Fingerprint();
   private removed: Decision[] = [];
   private added: Decision[] = [];
+  private versions = new Map<string, string>();
   private stats = { added: 0, changed: 0, removed: 0 };
 
   /** The corpus folder relative to the workspace root, with a trailing slash ('' when they coincide). */
@@ -138,7 +145,9 @@ export class RecordStore {
     // A file that just changed is likely to be asked for next.
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
     const record = { stamp, decision: parsed.decision, problems: parsed.problems };
-    this.set(e.corpusPath, record, (d) => this.search.upsert(d, parsed.body, parsed.contentStart));
+    // Hashed only here (a refresh), never in a cold load: the announcer tells a rewrite with the same text apart.
+    const version = createHash('sha1').update(read.text).digest('base64');
+    this.set(e.corpusPath, record, (d) => this.search.upsert(d, parsed.body, parsed.contentStart), version);
   }
 
   /** Workspace-relative path of a corpus path. */
@@ -186,16 +195,22 @@ export class RecordStore {
 
   /** The decisions added and removed since the last call, and how many records changed. */
   takeBatch(): Batch {
-    const batch = { removed: this.removed, added: this.added, stats: this.stats };
+    const batch = { removed: this.removed, added: this.added, versions: this.versions, stats: this.stats };
     this.removed = [];
     this.added = [];
+    this.versions = new Map();
     this.stats = { added: 0, changed: 0, removed: 0 };
     this.search.commit();
     return batch;
   }
 
   /** Store a record; `index` puts its decision into the search index. */
-  private set(key: string, record: FileRecord, index: ((d: Decision) => void) | null): void {
+  private set(
+    key: string,
+    record: FileRecord,
+    index: ((d: Decision) => void) | null,
+    version: string = record.stamp,
+  ): void {
     const old = this.records.get(key);
     if (old !== undefined) {
       this.unindex(key, old);
@@ -212,6 +227,7 @@ export class RecordStore {
       index?.(d);
       this.globs.add(d);
       this.added.push(d);
+      this.versions.set(key, version);
     }
   }
 

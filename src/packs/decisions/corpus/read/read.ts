@@ -43,7 +43,7 @@ export function statStamp(file: string): string | null {
  * limit. A short read means the end of a regular file, so the usual case is
  * one read call, not a second one just to see zero bytes.
  */
-function readAll(fd: number): string | null {
+function readAll(fd: number): { readonly text: string; readonly bytes: number } | null {
   let n = 0;
   for (;;) {
     if (n === buffer.length) {
@@ -58,7 +58,7 @@ function readAll(fd: number): string | null {
     if (got < space) break;
   }
   const bytes = buffer.subarray(0, n);
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  return { text: isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'), bytes: n };
 }
 
 /**
@@ -94,7 +94,7 @@ export function readText(file: string): string | null {
     return null;
   }
   try {
-    return readAll(fd);
+    return readAll(fd)?.text ?? null;
   } catch {
     return null;
   } finally {
@@ -123,15 +123,19 @@ export function readRecord(file: string): ReadOutcome {
       };
     }
     if (buffer.length < st.size + 1) buffer = Buffer.allocUnsafe(Math.max(st.size + 1, buffer.length * 2));
-    const text = readAll(fd);
-    if (text === null) {
+    const read = readAll(fd);
+    if (read === null) {
       return {
         kind: 'skipped',
         stamp,
         reason: `larger than ${MAX_FILE_BYTES} bytes; not read as a decision`,
       };
     }
-    return { kind: 'text', stamp, text };
+    // Another size than the stat said: the file was rewritten while we read it (truncated, then
+    // written). Its mtime may not have moved (coarse clocks), so keeping that stamp could make the
+    // half-read text look current for good; a stamp no stat gives makes the next event re-read it.
+    if (read.bytes !== st.size) return { kind: 'text', stamp: `changing:${stamp}`, text: read.text };
+    return { kind: 'text', stamp, text: read.text };
   } catch (err) {
     return {
       kind: 'skipped',
