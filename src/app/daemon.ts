@@ -210,6 +210,7 @@ async function composeDaemon(
       sessions: () => statusSnapshot?.().sessions?.length ?? 0,
       roomsLoaded: () => rooms.size,
       tasksByStatus: () => taskCounts(taskList()),
+      busDropped: () => bus.droppedMessages ?? 0,
     },
   });
   catalog.toolCallObserver = observability.observer?.toolCall;

@@ -54,6 +54,8 @@ export interface ClusterBus {
   readonly daemonId: string;
   /** True when other daemons may be listening (a shared store). */
   readonly clustered: boolean;
+  /** Payloads heard and dropped as not moor's (a bus anyone can write to); absent where nobody can. */
+  readonly droppedMessages?: number;
   /** Sends to every other daemon; resolves once handed to the transport. */
   publish(message: ClusterMessage): Promise<void>;
   /** Receives other daemons' messages; returns the unsubscribe. */

@@ -20,12 +20,15 @@ import {
   type ClusterSubscription,
   deliver,
 } from './bus.js';
+import { type BusEnvelope, busEnvelopeOf } from './bus-message-shape.js';
 
 /** NOTIFY refuses payloads of 8000 bytes and more; keep a margin. */
 export const NOTIFY_LIMIT_BYTES = 7_900;
 /** How far before a drop a resync reaches back: covers in-flight messages and clock skew between hosts. */
 export const RESYNC_MARGIN_MS = 5_000;
 const SPILL_RETENTION_MS = 60_000;
+/** A flood of foreign payloads must not flood the log: one line per this interval, with the count. */
+export const DROP_LOG_INTERVAL_MS = 60_000;
 
 export interface PgBusOptions {
   readonly daemonId: string;
@@ -40,11 +43,7 @@ export interface PgBusOptions {
   readonly now?: (() => number) | undefined;
 }
 
-interface Envelope {
-  readonly from: string;
-  readonly message?: ClusterMessage;
-  readonly ref?: string;
-}
+type Envelope = BusEnvelope;
 
 export function channelFor(schema: string | undefined): string {
   return schema === undefined ? 'moor_events' : `moor_events_${schema}`.slice(0, 63);
@@ -63,6 +62,10 @@ export class PgBus implements ClusterBus {
   #attempt = 0;
   /** Backend pid of the listening connection (tests terminate it). */
   listenerPid: number | undefined;
+  /** Payloads heard on the channel and dropped: not moor's, malformed, or unreadable. */
+  droppedMessages = 0;
+  #droppedSinceLog = 0;
+  #lastDropLogAt: number | undefined;
 
   private constructor(options: PgBusOptions) {
     this.#options = options;
@@ -144,32 +147,45 @@ export class PgBus implements ClusterBus {
     this.#reconnecting.unref();
   }
 
+  /** Never throws nor rejects: a payload is anyone's input, and a throw here would end the process. */
   async #receive(payload: string): Promise<void> {
-    let envelope: Envelope;
     try {
-      envelope = JSON.parse(payload) as Envelope;
-    } catch {
-      return;
+      const envelope = busEnvelopeOf(payload);
+      if (envelope === undefined) return this.#drop('not a moor message');
+      if (envelope.from === this.daemonId) return;
+      const message = envelope.message ?? (await this.#spilled(envelope.ref));
+      if (message === undefined) return this.#drop('large message unreadable');
+      if (this.#closed) return;
+      deliver(this.#subscriptions, message, envelope.from, (error) =>
+        this.#options.log?.('warn', 'event bus handler failed', { error: (error as Error)?.message }),
+      );
+    } catch (error) {
+      this.#drop(`receive failed: ${(error as Error)?.message}`);
     }
-    if (envelope.from === this.daemonId) return;
-    let message = envelope.message;
-    if (message === undefined && envelope.ref !== undefined) {
-      try {
-        const { rows } = await this.#options.pool.query<{ body: string }>(
-          'SELECT body FROM bus_payloads WHERE id = $1',
-          [envelope.ref],
-        );
-        if (rows[0] !== undefined) message = (JSON.parse(rows[0].body) as Envelope).message;
-      } catch (error) {
-        this.#options.log?.('warn', 'event bus could not read a large message', {
-          error: (error as Error).message,
-        });
-      }
-    }
-    if (message === undefined || this.#closed) return;
-    deliver(this.#subscriptions, message, envelope.from, (error) =>
-      this.#options.log?.('warn', 'event bus handler failed', { error: (error as Error)?.message }),
+  }
+
+  async #spilled(ref: string | undefined): Promise<ClusterMessage | undefined> {
+    if (ref === undefined) return undefined;
+    const { rows } = await this.#options.pool.query<{ body: string }>(
+      'SELECT body FROM bus_payloads WHERE id = $1',
+      [ref],
     );
+    const body = rows[0]?.body;
+    return body === undefined ? undefined : busEnvelopeOf(body)?.message;
+  }
+
+  #drop(reason: string): void {
+    this.droppedMessages++;
+    this.#droppedSinceLog++;
+    const now = this.#now();
+    if (this.#lastDropLogAt !== undefined && now - this.#lastDropLogAt < DROP_LOG_INTERVAL_MS) return;
+    this.#lastDropLogAt = now;
+    this.#options.log?.('warn', 'event bus dropped messages', {
+      reason,
+      dropped: this.#droppedSinceLog,
+      total: this.droppedMessages,
+    });
+    this.#droppedSinceLog = 0;
   }
 
   async publish(message: ClusterMessage): Promise<void> {

@@ -8,9 +8,10 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { MoorError, ToolError } from '../errors.js';
+import { isMoorError, MoorError, ToolError } from '../errors.js';
 import type { CallWorkspace } from './call-scope.js';
 import type { HostContext, Pack, ToolContext, ToolDefinition } from './pack.js';
+import { toProtocolError } from './protocol-error.js';
 
 export interface CallEnvironment {
   readonly signal: AbortSignal;
@@ -85,6 +86,8 @@ export async function runTool(
     };
   } catch (error) {
     if (passesThrough(error)) throw error;
+    // The store unreachable is no answer of the tool: the whole call fails retryably, nothing done.
+    if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') throw toProtocolError(error);
     if (error instanceof MoorError) return errorResult(error.message);
     env.onInternalError(error, name);
     return errorResult(`The tool ${name} failed unexpectedly; the daemon log has the details.`);

@@ -28,6 +28,8 @@ export interface MetricsSources {
   roomsLoaded(): number;
   /** Task counts by status (statuses absent count 0). */
   tasksByStatus(): Readonly<Record<string, number>>;
+  /** Payloads heard on the cluster bus and dropped (not moor's, or not verified); absent = none. */
+  busDropped?(): number;
 }
 
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
@@ -139,6 +141,15 @@ export class DaemonMetrics {
       collect() {
         const counts = sources.tasksByStatus();
         for (const status of TASK_STATUSES) this.labels(status).set(counts[status] ?? 0);
+      },
+    });
+    new prom.Counter({
+      name: 'moor_bus_dropped_messages_total',
+      help: 'Cluster bus payloads dropped since start: not a moor message, malformed, or not verified.',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sources.busDropped?.() ?? 0);
       },
     });
   }

@@ -23,10 +23,11 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { isMoorError } from '../errors.js';
 import type { CallerScope } from '../host/call-scope.js';
 import type { Catalog } from '../host/catalog.js';
 import { InputRequiredSignal, inputChannel } from '../host/input.js';
-import { protocolError } from '../host/protocol-error.js';
+import { protocolError, toProtocolError } from '../host/protocol-error.js';
 import type { HostExtension, InterceptedToolCall } from '../host/server-factory.js';
 import { callTool, withoutInBandArguments } from '../host/tool-call.js';
 import { createTaskResult, TASKS_EXTENSION, type TaskService } from './service.js';
@@ -115,7 +116,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
       const owner = () => scope.sessionKey;
       server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/get');
-        return service.detailed(await service.get(params.taskId, owner())) as never;
+        return service.detailed(await inRegistryWords(service.get(params.taskId, owner()))) as never;
       });
       server.setRequestHandler('tasks/update', { params: updateParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/update');
@@ -124,12 +125,12 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
           (reqCtx.mcpReq.inputResponses as Record<string, unknown> | undefined) ??
           (params as { inputResponses?: Record<string, unknown> }).inputResponses ??
           {};
-        await service.update(params.taskId, owner(), responses);
+        await inRegistryWords(service.update(params.taskId, owner(), responses));
         return { resultType: 'complete' } as never;
       });
       server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, reqCtx) => {
         if (!declaresTasks(reqCtx, server)) throw missingCapability('tasks/cancel');
-        await service.cancel(params.taskId, owner());
+        await inRegistryWords(service.cancel(params.taskId, owner()));
         return { resultType: 'complete' } as never;
       });
     },
@@ -166,14 +167,22 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
           throw error;
         }
       }
-      return (await startTask(
-        service,
-        call.scope,
-        owner,
-        params,
-        task.cancellation,
-        preAnswered,
+      return (await inRegistryWords(
+        startTask(service, call.scope, owner, params, task.cancellation, preAnswered),
       )) as CallToolResult;
     },
   };
+}
+
+/**
+ * A registry error from below (the store unreachable) answers with its own
+ * code and data; thrown as it is, the SDK would answer -32603 with its text.
+ */
+async function inRegistryWords<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') throw toProtocolError(error);
+    throw error;
+  }
 }

@@ -96,6 +96,51 @@ describe.skipIf(url === null)('PgBus', () => {
     await a.publish({ kind: 'task-status', taskId: 't9' });
     expect((await atB).message).toEqual({ kind: 'task-status', taskId: 't9' });
   });
+  it('drops payloads that are not moor messages, counts them, logs once a minute, and still relays', async () => {
+    const { buses, pool } = await cluster(2);
+    const [a, b] = buses as [PgBus, PgBus];
+    const logged: Array<Record<string, unknown> | undefined> = [];
+    const errors: unknown[] = [];
+    const onRejection = (error: unknown) => errors.push(error);
+    process.on('unhandledRejection', onRejection);
+    cleanups.push(async () => void process.off('unhandledRejection', onRejection));
+    const watched = await PgBus.start({
+      daemonId: 'daemon-watched',
+      connect: { url: url ?? '', schema: (await pool.query('SELECT current_schema() AS s')).rows[0].s },
+      pool,
+      log: (_level, message, fields) => {
+        if (message === 'event bus dropped messages') logged.push(fields);
+      },
+    });
+    cleanups.push(() => watched.close());
+    const foreign = [
+      'null',
+      'garbage{',
+      '42',
+      '"text"',
+      '[]',
+      '{}',
+      '{"from":7,"message":{"kind":"task-status","taskId":"t"}}',
+      '{"from":"x"}',
+      '{"from":"x","message":null}',
+      '{"from":"x","message":{"kind":"task-cancel","taskId":"t"}}',
+      '{"from":"x","message":{"kind":"nope"}}',
+      '{"from":"x","message":{"kind":"list-changed","roomKey":"/r","list":"bogus"}}',
+      '{"from":"x","ref":"1; DROP TABLE x"}',
+    ];
+    const heard: ClusterMessage[] = [];
+    watched.subscribe((message) => heard.push(message));
+    for (const payload of foreign) await pool.query('SELECT pg_notify($1, $2)', [a.channel, payload]);
+    const real = nextMessage(watched);
+    const atB = nextMessage(b);
+    await a.publish({ kind: 'task-status', taskId: 'real' });
+    expect((await real).message).toEqual({ kind: 'task-status', taskId: 'real' });
+    expect((await atB).message).toEqual({ kind: 'task-status', taskId: 'real' });
+    expect(heard).toEqual([{ kind: 'task-status', taskId: 'real' }]);
+    expect(watched.droppedMessages).toBe(foreign.length);
+    expect(logged).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('in-memory buses', () => {

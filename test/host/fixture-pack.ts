@@ -1,6 +1,6 @@
 /** A small pack for host tests: the host must work for any pack, not just decisions. */
 import { z } from 'zod';
-import { ToolError } from '../../src/errors.js';
+import { MoorError, ToolError } from '../../src/errors.js';
 import { definePack, defineTool, type Pack } from '../../src/host/pack.js';
 
 export interface NotesState {
@@ -41,10 +41,15 @@ const boom = defineTool<NotesState, z.ZodObject<Record<string, never>>, z.ZodObj
   input: z.strictObject({}),
   output: z.object({}),
   annotations: {},
-  handler: () => {
+  handler: (_args, ctx) => {
+    // The session named so stands for a call whose store is down.
+    if (ctx.sessionKey === STORE_DOWN_SESSION)
+      throw new MoorError('STORE_UNAVAILABLE', 'store down, nothing done', { executed: false });
     throw new Error('secret internal detail');
   },
 });
+
+export const STORE_DOWN_SESSION = 'moor-store-down';
 
 export function notesPack(): Pack<NotesState> {
   return definePack<NotesState>({

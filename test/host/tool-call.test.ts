@@ -3,7 +3,7 @@ import { Workspace } from '../../src/host/call-scope.js';
 import { Catalog } from '../../src/host/catalog.js';
 import { erasePack } from '../../src/host/pack.js';
 import { callTool } from '../../src/host/tool-call.js';
-import { notesPack } from './fixture-pack.js';
+import { notesPack, STORE_DOWN_SESSION } from './fixture-pack.js';
 
 function setup() {
   const pack = notesPack();
@@ -38,6 +38,17 @@ describe('Catalog', () => {
 });
 
 describe('callTool', () => {
+  it('a store outage is no tool answer: the call fails -32051 with executed false, not isError', async () => {
+    const { catalog, env, errors } = setup();
+    const binding = new Workspace('/tmp/ws').bind(STORE_DOWN_SESSION);
+    await expect(callTool(catalog, binding, { name: 'mid_boom', arguments: {} }, env)).rejects.toMatchObject({
+      code: -32051,
+      message: 'store down, nothing done',
+      data: { executed: false },
+    });
+    expect(errors).toEqual([]);
+  });
+
   it('returns one text block and structuredContent', async () => {
     const { catalog, scope, env } = setup();
     const result = await callTool(catalog, scope, { name: 'zeta_echo', arguments: { text: 'hi' } }, env);

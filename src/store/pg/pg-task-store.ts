@@ -68,6 +68,7 @@ export class PgTaskStore implements TaskStore {
   }
 
   async get(id: string, now: number): Promise<TaskRecord | undefined> {
+    if (!storable(id)) return undefined;
     const { rows } = await this.#pool.query<TaskRow>(
       `SELECT * FROM tasks WHERE id = $1 AND ${NOT_EXPIRED.replace('$NOW', '$2')}`,
       [id, now],
@@ -76,6 +77,7 @@ export class PgTaskStore implements TaskStore {
   }
 
   async list(ownerKey: string | undefined, now: number): Promise<TaskRecord[]> {
+    if (ownerKey !== undefined && !storable(ownerKey)) return [];
     const { rows } =
       ownerKey === undefined
         ? await this.#pool.query<TaskRow>(
@@ -90,6 +92,7 @@ export class PgTaskStore implements TaskStore {
   }
 
   async setWorking(id: string, statusMessage: string | null | undefined, now: number): Promise<boolean> {
+    if (!storable(id)) return false;
     const result =
       statusMessage === undefined
         ? await this.#pool.query(
@@ -105,6 +108,7 @@ export class PgTaskStore implements TaskStore {
   }
 
   async setInputRequired(id: string, inputRequests: Record<string, unknown>, now: number): Promise<boolean> {
+    if (!storable(id)) return false;
     const result = await this.#pool.query(
       `UPDATE tasks SET status = 'input_required', input_requests_json = $3, last_updated_at = $2
        WHERE id = $1 AND ${RUNNING}`,
@@ -120,6 +124,11 @@ export class PgTaskStore implements TaskStore {
 
   async finishMany(finishes: readonly TaskFinish[], now: number): Promise<boolean[]> {
     if (finishes.length === 0) return [];
+    if (!finishes.every((f) => storable(f.id))) {
+      const stored = finishes.filter((f) => storable(f.id));
+      const applied = await this.finishMany(stored, now);
+      return finishes.map((f) => (storable(f.id) ? (applied[stored.indexOf(f)] ?? false) : false));
+    }
     const columns = finishes.map((f) => terminalColumns(f.payload));
     const { rows } = await this.#pool.query<{ id: string }>(FINISH_MANY, [
       finishes.map((f) => f.id),
@@ -141,6 +150,7 @@ export class PgTaskStore implements TaskStore {
   }
 
   async requestCancel(id: string, now: number): Promise<boolean> {
+    if (!storable(id)) return false;
     const result = await this.#pool.query(
       `UPDATE tasks SET cancel_requested_at = COALESCE(cancel_requested_at, $2), last_updated_at = $2
        WHERE id = $1 AND ${RUNNING}`,
@@ -188,4 +198,13 @@ export class PgTaskStore implements TaskStore {
 
   /** The pool belongs to whoever opened it (src/store/open.ts); nothing to release here. */
   async close(): Promise<void> {}
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000 (the query fails with "invalid byte
+ * sequence"), so no stored task has such an id: answer as for any unknown
+ * one instead of sending the server a query it refuses.
+ */
+function storable(text: string): boolean {
+  return !text.includes('\u0000');
 }

@@ -49,6 +49,7 @@ export async function openPgPool(options: PgConnectOptions): Promise<pg.Pool> {
     await pool.end().catch(() => {});
     throw new MoorError('STORE_UNAVAILABLE', `cannot reach PostgreSQL: ${(error as Error).message}`);
   }
+  answerOutagesInRegistryWords(pool);
   if (options.schema !== undefined) {
     try {
       await pool.query(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
@@ -62,4 +63,50 @@ export async function openPgPool(options: PgConnectOptions): Promise<pg.Pool> {
     }
   }
   return pool;
+}
+
+/** SQLSTATE classes of a server gone or going: connection exceptions, operator intervention, shutdown. */
+const OUTAGE_SQLSTATE = /^(08|57P0[1-4])/;
+const OUTAGE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
+/** Whether `error` says the server could not be reached (rather than that it refused this query). */
+export function isStoreOutage(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (OUTAGE_SQLSTATE.test(code) || OUTAGE_ERRNO.has(code))) return true;
+  const message = (error as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /^Connection terminated|timeout exceeded when trying to connect/.test(message)
+  );
+}
+
+export const STORE_UNAVAILABLE_MESSAGE =
+  'The task and session store (PostgreSQL) cannot be reached; nothing was done. Try again shortly.';
+
+/**
+ * A query the pool could not deliver fails as STORE_UNAVAILABLE with
+ * `executed: false`, in moor's words: the driver's text names the host and
+ * port, which a client has no business learning, and says nothing about
+ * whether to retry. Other query errors are the store's own bugs and stay as
+ * they are (logged, answered generically).
+ */
+function answerOutagesInRegistryWords(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: (...args: unknown[]) => Promise<unknown> }).query = async (...args) => {
+    try {
+      return await query(...args);
+    } catch (error) {
+      if (isStoreOutage(error))
+        throw new MoorError('STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { executed: false });
+      throw error;
+    }
+  };
 }

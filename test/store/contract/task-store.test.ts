@@ -95,6 +95,20 @@ describe.each(TASK_STORES)('%s task store', (_name, make) => {
     expect(await store.setWorking('missing', 'x', 1)).toBe(false);
   });
 
+  it('knows no task whose id holds a NUL (PostgreSQL text cannot), as for any unknown id', async () => {
+    await open();
+    await store.create({ ...base, id: 't1', createdAt: 100 });
+    const nul = 't1\u0000x';
+    expect(await store.get(nul, 100)).toBeUndefined();
+    expect(await store.list('owner\u0000', 100)).toEqual([]);
+    expect(await store.setWorking(nul, 'x', 100)).toBe(false);
+    expect(await store.setInputRequired(nul, {}, 100)).toBe(false);
+    expect(await store.requestCancel(nul, 100)).toBe(false);
+    expect(await store.finish(nul, 'completed', {}, 100)).toBe(false);
+    expect(await store.finishMany([{ id: nul, status: 'completed', payload: {} }], 100)).toEqual([false]);
+    expect((await store.get('t1', 100))?.status).toBe('working');
+  });
+
   it('keeps results and errors as JSON, byte for byte', async () => {
     await open();
     await store.create({ ...base, id: 'ok', createdAt: 1 });
