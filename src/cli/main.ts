@@ -59,6 +59,7 @@ async function main(): Promise<void> {
   const { registerDaemon } = await import('./daemon.js');
   const { registerTasks } = await import('./tasks.js');
   const { registerSessions } = await import('./sessions.js');
+  const { registerConfig } = await import('./config.js');
   const { reportUsageErrorsInOneLine } = await import('./usage-errors.js');
   const { fail } = await import('./output.js');
 
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
       'after',
       `
 Examples:
+  moor config claude-code                  the .mcp.json entry that runs moor through the daemon
   moor stdio                               serve MCP on stdio through the daemon (started when needed)
   moor stdio --direct                      serve MCP on stdio in this process, no daemon
   moor stdio --direct -w ~/src/app         serve another repository
@@ -86,6 +88,7 @@ Examples:
   registerDecisions(program);
   registerTasks(program);
   registerSessions(program);
+  registerConfig(program);
 
   reportUsageErrorsInOneLine(program);
   // A failure no command caught is still one line and its exit code, never a stack trace.
