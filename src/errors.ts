@@ -69,6 +69,7 @@ const {
 export const ERRORS = {
   // Command line
   USAGE: spec(InvalidParams, 400, EXIT_USAGE, false, 'A command-line flag or argument is malformed or out of bounds.'),
+  CONFIG_INVALID: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A client config file `moor config --write` would merge into is not valid JSON/TOML (or unreadable); it is left untouched.'),
   OPTION_CONFLICT: spec(InvalidParams, 400, EXIT_FAILURE, false, 'Two command-line options were given that do not go together.'),
 
   // Workspaces and corpora

@@ -15,6 +15,7 @@ import { wireDaemonSignals } from '../app/daemon/daemon-signals.js';
 import { loadDaemonApp } from '../app/daemon-loader.js';
 import { runningDaemonLoginLink } from '../app/status/login-link.js';
 import { acquireLock } from '../daemon/lock.js';
+import { startExitCode } from '../daemon/start-failure.js';
 import { ensureStateDir } from '../daemon/state.js';
 import { exitCodeOf, MoorError } from '../errors.js';
 import type { DaemonRunFlags } from '../protocol/daemon-flags.js';
@@ -25,6 +26,8 @@ import { complain, fail, say } from './output.js';
 import { printSession } from './sessions.js';
 
 const DEFAULT_STOP_TIMEOUT_MS = 30_000;
+/** What `daemon start` exits with when the daemon it spawned refused (docs/errors.md). */
+const EXIT_REFUSED_TO_START = 4;
 
 /** The foreground daemon. Resolves never: exits the process when stopped. */
 export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
@@ -42,7 +45,7 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   } catch (error) {
     lock.release();
     complain(`the daemon could not start: ${(error as Error)?.message ?? String(error)}`);
-    process.exit(exitCodeOf(error));
+    process.exit(startExitCode(error));
   }
   const { daemon } = running;
   if (flags.detached !== true) {
@@ -81,7 +84,17 @@ export async function startCommand(flags: DaemonRunFlags): Promise<void> {
   if (outcome.kind === 'already-running')
     say(`moor daemon already running: pid ${outcome.pid}, socket ${paths.socket}`);
   else if (outcome.kind === 'started') say(`moor daemon started: pid ${outcome.pid}, socket ${paths.socket}`);
-  else {
+  else if (outcome.kind === 'refused') {
+    complain(`the daemon refuses to start: ${outcome.message}`);
+    process.exitCode = EXIT_REFUSED_TO_START;
+  } else if (outcome.kind === 'exited') {
+    complain(
+      outcome.line === undefined
+        ? `the daemon exited at once (exit ${outcome.exitCode}); see ${paths.log}`
+        : outcome.line.slice('moor: '.length),
+    );
+    process.exitCode = outcome.exitCode;
+  } else {
     complain(`the daemon did not answer within ${outcome.timeoutMs / 1000} s; see ${paths.log}`);
     process.exitCode = 1;
   }

@@ -9,25 +9,37 @@
  * cheaply, and git hooks run decisions commands on every commit.
  */
 import { stdioProxyArgs } from '../proxy/args.js';
+import { endQuietlyWhenStdoutCloses } from './closed-stdout.js';
 
 const argv = process.argv.slice(2);
 const proxyArgs = stdioProxyArgs(argv);
 if (proxyArgs) {
   const { runProxy } = await import('../proxy/main.js');
   runProxy(proxyArgs);
-} else if (argv[0] === 'daemon' && argv[1] === 'run' && !argv.includes('-h') && !argv.includes('--help')) {
+} else if (isDaemonRun()) {
   const { runDaemonFromArgv } = await import('./daemon.js');
   await runDaemonFromArgv(argv.slice(2)).catch(async (e: unknown) =>
     (await import('../daemon/start-failure.js')).exitOnStartFailure(e),
   );
-} else if (argv[0] === 'decisions' && (await decisionsFastPath())) {
-  // done: a hook's `moor decisions check` must not pay for commander and every command's imports
-} else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
-  // Scripts and hooks ask for the version often: answer before commander and the app load.
-  const { IDENTITY } = await import('../app/identity.js');
-  process.stdout.write(`${IDENTITY.version}\n`);
 } else {
+  endQuietlyWhenStdoutCloses();
+  await runCommand();
+}
+
+async function runCommand(): Promise<void> {
+  // A hook's `moor decisions check` must not pay for commander and every command's imports.
+  if (argv[0] === 'decisions' && (await decisionsFastPath())) return;
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    // Scripts and hooks ask for the version often: answer before commander and the app load.
+    const { IDENTITY } = await import('../app/identity.js');
+    process.stdout.write(`${IDENTITY.version}\n`);
+    return;
+  }
   await main();
+}
+
+function isDaemonRun(): boolean {
+  return argv[0] === 'daemon' && argv[1] === 'run' && !argv.includes('-h') && !argv.includes('--help');
 }
 
 /** Runs `moor decisions …` without commander when the fast parser can; false when commander must. */
@@ -47,15 +59,18 @@ async function main(): Promise<void> {
   const { registerDaemon } = await import('./daemon.js');
   const { registerTasks } = await import('./tasks.js');
   const { registerSessions } = await import('./sessions.js');
+  const { registerConfig } = await import('./config.js');
+  const { reportUsageErrorsInOneLine } = await import('./usage-errors.js');
+  const { fail } = await import('./output.js');
 
   const program = new Command('moor')
     .version(IDENTITY.version, '-v, --version')
     .description("moor serves a repository's architecture decision records to coding agents over MCP.")
-    .showHelpAfterError()
     .addHelpText(
       'after',
       `
 Examples:
+  moor config claude-code                  the .mcp.json entry that runs moor through the daemon
   moor stdio                               serve MCP on stdio through the daemon (started when needed)
   moor stdio --direct                      serve MCP on stdio in this process, no daemon
   moor stdio --direct -w ~/src/app         serve another repository
@@ -73,6 +88,9 @@ Examples:
   registerDecisions(program);
   registerTasks(program);
   registerSessions(program);
+  registerConfig(program);
 
-  await program.parseAsync(process.argv);
+  reportUsageErrorsInOneLine(program);
+  // A failure no command caught is still one line and its exit code, never a stack trace.
+  await program.parseAsync(process.argv).catch((error: unknown) => fail(error));
 }

@@ -19,6 +19,19 @@ export function recordStartRefusal(refusalFile: string, error: unknown, pid: num
     writeStartRefusal(refusalFile, { pid, code: error.code, message: error.message });
 }
 
+/**
+ * The exit code of a daemon that could not start: 4 for a refusal (a bad
+ * workspace, state dir or store: starting again unchanged fails the same way),
+ * 2 for a command line it cannot act on, else the registry's code.
+ */
+export function startExitCode(error: unknown): number {
+  const code = exitCodeOf(error);
+  return code === EXIT_CODE_FAILURE && isStartRefusal(error) ? EXIT_CODE_REFUSED : code;
+}
+
+const EXIT_CODE_FAILURE = 1;
+const EXIT_CODE_REFUSED = 4;
+
 /** The line a user reads: `moor: <message>`. */
 export function startFailureLine(error: unknown): string {
   const message = isMoorError(error)
@@ -35,5 +48,5 @@ export function startFailureLine(error: unknown): string {
  */
 export function exitOnStartFailure(error: unknown): never {
   process.stderr.write(startFailureLine(error));
-  process.exit(exitCodeOf(error));
+  process.exit(startExitCode(error));
 }

@@ -121,8 +121,15 @@ export function daemonSpawnArgs(flags: DaemonRunFlags = {}): string[] {
 /**
  * Starts `moor daemon run` detached, its output appended to the daemon log.
  * Returns the child's pid; the lock decides whether it stays (a loser exits 0).
+ * `onExit` hears the child's exit code while this process still runs (the CLI
+ * waiting for a start); the child is never kept waiting on it.
  */
-export function spawnDaemon(paths: StatePaths, flags: DaemonRunFlags = {}, cwd = '/'): number | undefined {
+export function spawnDaemon(
+  paths: StatePaths,
+  flags: DaemonRunFlags = {},
+  cwd = '/',
+  onExit?: (code: number | null) => void,
+): number | undefined {
   const problem = stateDirProblem(paths.dir);
   if (problem !== undefined) throw new MoorError('STATE_DIR_UNUSABLE', problem);
   // Never through a planted symlink: the log is opened the way the daemon opens it.
@@ -141,6 +148,7 @@ export function spawnDaemon(paths: StatePaths, flags: DaemonRunFlags = {}, cwd =
       cwd,
     });
     child.on('error', () => {});
+    if (onExit) child.on('exit', (code) => onExit(code));
     child.unref();
     return child.pid;
   } finally {
