@@ -78,6 +78,9 @@ function fates(corpus: ReturnType<typeof corpusOf>): Fate[] {
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The tool's structured answer. */
+export type CheckAnswer = z.infer<typeof output>;
+
 function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof output> {
   const counts: Record<string, number> = {};
   for (const f of report.findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
@@ -92,7 +95,8 @@ function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof outp
   };
 }
 
-function render(result: z.infer<typeof output>): string {
+/** The answer as text; exported so the CLI can say findings it adds (`--against`) the same way. */
+export function render(result: CheckAnswer): string {
   const walked = `${result.globsChecked} governed paths checked against ${result.filesScanned} files`;
   // Skipped files are said too: a file moor does not serve is never silently absent.
   const skipped = result.files
