@@ -5,6 +5,7 @@
  */
 
 export { githubAnnotations, sarifLog } from './commands/check-formats.js';
+export { changeSummary } from './commands/change-summary.js';
 export { checkLocally } from './commands/check-local.js';
 export { indexLocally } from './commands/decision-index.js';
 export { callToolLocally, decisionContextForChanges } from './commands/local.js';

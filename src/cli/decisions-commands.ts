@@ -52,7 +52,9 @@ const show = defineCommand<CommonOptions>({
   run: (ref, options) => run(options, 'get_decision', { ref }),
 });
 
-const context = defineCommand<CommonOptions & { staged?: boolean; since?: string }>({
+const context = defineCommand<
+  CommonOptions & { staged?: boolean; since?: string; format: 'text' | 'markdown'; linkBase?: string }
+>({
   name: 'context',
   description: 'the decisions that govern these files (or the files git reports changed)',
   argument: { name: '[files...]', description: 'file paths in the repository' },
@@ -63,19 +65,39 @@ const context = defineCommand<CommonOptions & { staged?: boolean; since?: string
       flags: '--since <ref>',
       description: 'the files changed since REF: commits since the merge base, edits and untracked files',
     },
+    {
+      flags: '--format <format>',
+      description: 'output: text, or markdown (a pull-request comment; with --since or --staged)',
+      choices: ['text', 'markdown'],
+      defaultValue: 'text',
+    },
+    {
+      flags: '--link-base <url>',
+      description: 'markdown: prefix for record links, e.g. a blob URL of the commit',
+    },
   ],
   run: async (argument, options) => {
     const files = argument as string[];
     const sources = [files.length > 0, options.staged === true, options.since !== undefined].filter(Boolean);
     if (sources.length !== 1)
       fail(new MoorError('USAGE', 'context needs file paths, --staged or --since REF (exactly one of them)'));
+    if (options.format === 'markdown' && files.length > 0)
+      fail(
+        new MoorError('USAGE', '--format markdown summarises a change: use it with --since REF or --staged'),
+      );
     if (files.length > 0) return run(options, 'get_decision_context', { files });
     try {
-      const { decisionContextForChanges, resolveWorkspace } = await app();
+      const { changeSummary, decisionContextForChanges, resolveWorkspace } = await app();
       const change =
         options.since !== undefined
           ? { kind: 'since' as const, ref: options.since }
           : { kind: 'staged' as const };
+      if (options.format === 'markdown') {
+        process.stdout.write(
+          await changeSummary(resolveWorkspace(options), change, { linkBase: options.linkBase }),
+        );
+        return;
+      }
       printToolResult(
         await decisionContextForChanges(resolveWorkspace(options), change),
         options.json === true,
