@@ -168,3 +168,38 @@ describe('moor decisions new', () => {
     expect(fs.readdirSync(path.join(root, 'docs/decisions'))).toHaveLength(3);
   });
 });
+
+describe('moor decisions context --format markdown', () => {
+  it('--staged: says which records the change adds and which it edits, with no decision governing other files', () => {
+    const root = divergedRepository();
+    record(root, '0003-use-a-queue.md', 'Use a queue, durably');
+    record(root, '0004-use-retries.md', 'Use retries');
+    fs.writeFileSync(path.join(root, 'notes.txt'), 'x\n');
+    git(root, 'add', '-A');
+    const result = moor(root, 'decisions', 'context', '--staged', '--format', 'markdown');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      [
+        '<!-- moor:decisions-context -->',
+        '### Decisions this change touches (staged)',
+        '',
+        '3 of 3 changed files fall under no decision.',
+        '',
+        '**Decision records this change adds or edits**',
+        '',
+        '- edits [0003 Use a queue, durably](docs/decisions/0003-use-a-queue.md) (accepted)',
+        '- adds [0004 Use retries](docs/decisions/0004-use-retries.md) (accepted)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is for changes only: with file paths it is a usage error', () => {
+    const root = divergedRepository();
+    const result = moor(root, 'decisions', 'context', 'src/a.ts', '--format', 'markdown');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'moor: --format markdown summarises a change: use it with --since REF or --staged\n',
+    );
+  });
+});
