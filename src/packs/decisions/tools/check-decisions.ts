@@ -1,7 +1,7 @@
 /**
  * check_decisions: the full corpus check — unparseable files, dangling,
- * ambiguous and cyclic supersession, and governed globs that match no file
- * in the workspace. The glob check walks the repository, so the tool may run
+ * ambiguous and cyclic supersession, governed globs that match no file in
+ * the workspace, links to missing files and passed review dates. The glob check walks the repository, so the tool may run
  * as a durable task (its progress becomes the task's status message) and
  * stops when cancelled.
  */
@@ -45,7 +45,7 @@ export const checkDecisions = defineTool<DecisionsState, typeof input, typeof ou
   name: 'check_decisions',
   title: 'Check decisions',
   description:
-    'Checks the whole decision corpus: files that do not parse, supersession links that dangle, are ambiguous or form cycles, and governed paths (globs) that match no file in the repository. Walks the repository, so it can take a while on a big one; run it as a task where the client supports tasks.',
+    'Checks the whole decision corpus: files that do not parse, supersession links that dangle, are ambiguous or form cycles, governed paths (globs) that match no file in the repository, relative links to files that are not there, and review dates that have passed. Walks the repository, so it can take a while on a big one; run it as a task where the client supports tasks.',
   input,
   output,
   annotations: { title: 'Check decisions', ...READ_ONLY },
