@@ -4,8 +4,8 @@
  * loads as one file instead of ~90 modules (bundle-loader.ts).
  */
 
-export { githubAnnotations, sarifLog } from './commands/check-formats.js';
 export { changeSummary } from './commands/change-summary.js';
+export { githubAnnotations, sarifLog } from './commands/check-formats.js';
 export { checkLocally } from './commands/check-local.js';
 export { indexLocally } from './commands/decision-index.js';
 export { callToolLocally, decisionContextForChanges } from './commands/local.js';
