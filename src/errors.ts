@@ -78,6 +78,7 @@ export const ERRORS = {
   CORPUS_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'The workspace has no decision folder, or the named one does not exist.'),
   CORPUS_NOT_A_DIRECTORY: spec(InvalidParams, 400, EXIT_FAILURE, false, 'The named decision folder is a file, not a directory.'),
   GIT_FAILED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'git could not list the changed files (not a repository, or an unknown revision).'),
+  GIT_REF_NOT_FOUND: spec(InvalidParams, 400, EXIT_USAGE, false, 'The git revision a command compares against (--against) does not exist in the repository.'),
 
   // Sessions and their workspace bindings
   SESSION_REQUIRED: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The request needs a session key (Moor-Session, or moor stdio) and has none.'),
@@ -94,6 +95,7 @@ export const ERRORS = {
   DECISION_AMBIGUOUS: spec(InvalidParams, 409, EXIT_FAILURE, false, 'The reference matches more than one decision.'),
   DECISION_UNREADABLE: spec(InvalidParams, 422, EXIT_FAILURE, false, 'The reference names a file in the decision folder that could not be read as a decision.'),
   DECISION_NUMBER_EXHAUSTED: spec(InternalError, 409, EXIT_FAILURE, false, 'No free decision number is left for a new record.'),
+  INDEX_MARKERS_BROKEN: spec(InvalidParams, 400, EXIT_FAILURE, false, 'A file holds the decision index start marker without its end marker (or the other way round).'),
 
   // Tool calls and resources
   INVALID_ARGUMENTS: spec(InvalidParams, 400, EXIT_FAILURE, false, 'Tool or prompt arguments do not match their schema.'),

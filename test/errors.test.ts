@@ -98,16 +98,19 @@ describe('the error registry', () => {
     expect(unraised.sort()).toEqual([...NOT_YET_RAISED].sort());
   });
 
-  it('gives USAGE exit code 2, a refusal to start 4, and every other failure 1', () => {
+  it('gives a command line moor cannot act on exit code 2, a refusal to start 4, and every other failure 1', () => {
     expect(exitCodeOf(new MoorError('USAGE', 'bad flag'))).toBe(2);
     expect(exitCodeOf(new ToolError('DECISION_NOT_FOUND', 'no such decision'))).toBe(1);
     expect(exitCodeOf(new MoorError('OPTION_CONFLICT', '--pack needs --direct'))).toBe(1);
     expect(exitCodeOf(new Error('anything else'))).toBe(1);
     expect(exitCodeOf('a string')).toBe(1);
     expect(exitCodeOf(new MoorError('STORE_CORRUPT', 'not a database'))).toBe(4);
+    expect(exitCodeOf(new MoorError('GIT_REF_NOT_FOUND', 'no origin/main'))).toBe(2);
     const refusals = new Set(['STATE_DIR_UNUSABLE', 'STORE_CORRUPT']);
+    // An --against revision the repository lacks is a command line to fix, like a malformed flag.
+    const usage = new Set(['USAGE', 'GIT_REF_NOT_FOUND']);
     for (const [code, spec] of Object.entries(ERRORS))
-      expect(spec.exit, code).toBe(code === 'USAGE' ? 2 : refusals.has(code) ? 4 : 1);
+      expect(spec.exit, code).toBe(usage.has(code) ? 2 : refusals.has(code) ? 4 : 1);
   });
 
   it('answers a MoorError as the JSON-RPC error its code declares', () => {

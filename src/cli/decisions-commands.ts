@@ -4,63 +4,24 @@
  * (decisions.ts), and main.ts runs it through the fast parser first, so a git
  * hook's `moor decisions check` loads neither commander nor the MCP SDK.
  */
-import { loadCliApp } from '../app/bundle-loader.js';
-import type { ResolvedWorkspace, WorkspaceOptions } from '../app/commands/options.js';
 import { MoorError } from '../errors.js';
-import { type CommandSpec, defineCommand, type OptionSpec, parseCommandLine } from './command-table.js';
+import { type CommandSpec, defineCommand, parseCommandLine } from './command-table.js';
+import { indexCommand, newCommand } from './decisions-authoring.js';
+import {
+  app,
+  type CheckFinding,
+  COMMON,
+  type CommonOptions,
+  days,
+  isoDate,
+  positiveInt,
+  run,
+} from './decisions-shared.js';
 import { fail, printToolResult } from './output.js';
 
-interface CheckFinding {
-  readonly path: string;
-  readonly line: number | null;
-  readonly kind: string;
-  readonly message: string;
-}
-
-interface CommonOptions extends WorkspaceOptions {
-  readonly json?: boolean;
-}
-
-const COMMON: readonly OptionSpec[] = [
-  {
-    flags: '-w, --workspace <dir>',
-    description: 'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
-  },
-  {
-    flags: '-d, --decisions <dir>',
-    description: 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)',
-  },
-  { flags: '--json', description: 'print the structured answer as JSON' },
-];
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new MoorError('USAGE', 'expected a positive whole number');
-  return n;
-}
-
-/**
- * The app (the decisions pack's tools, in-process) loads only when a command
- * runs, from its bundle when the build made one.
- */
-async function app() {
-  const loaded = await loadCliApp();
-  return {
-    ...loaded,
-    resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => loaded.resolveWorkspace(o),
-  };
-}
-
-async function run(options: CommonOptions, tool: string, args: Record<string, unknown>): Promise<void> {
-  try {
-    const { callToolLocally, resolveWorkspace } = await app();
-    printToolResult(await callToolLocally(resolveWorkspace(options), tool, args), options.json === true);
-  } catch (error) {
-    fail(error);
-  }
-}
-
-const search = defineCommand<CommonOptions & { status?: string; limit?: number }>({
+const search = defineCommand<
+  CommonOptions & { status?: string; limit?: number; since?: string; until?: string; tag?: string }
+>({
   name: 'search',
   description: 'ranked full-text search',
   argument: { name: '<query...>', description: 'words to search for' },
@@ -68,12 +29,18 @@ const search = defineCommand<CommonOptions & { status?: string; limit?: number }
     ...COMMON,
     { flags: '-s, --status <status>', description: 'only this status (accepted, proposed, superseded, …)' },
     { flags: '-n, --limit <n>', description: 'hits to show (1-50)', parse: positiveInt },
+    { flags: '--since <date>', description: 'only decisions dated on or after YYYY-MM-DD', parse: isoDate },
+    { flags: '--until <date>', description: 'only decisions dated on or before YYYY-MM-DD', parse: isoDate },
+    { flags: '--tag <tag>', description: 'only decisions with this tag' },
   ],
   run: (words, options) =>
     run(options, 'search_decisions', {
       query: (words as string[]).join(' '),
       ...(options.status ? { status: options.status } : {}),
       ...(options.limit ? { limit: options.limit } : {}),
+      ...(options.since ? { since: options.since } : {}),
+      ...(options.until ? { until: options.until } : {}),
+      ...(options.tag ? { tag: options.tag } : {}),
     }),
 });
 
@@ -85,7 +52,9 @@ const show = defineCommand<CommonOptions>({
   run: (ref, options) => run(options, 'get_decision', { ref }),
 });
 
-const context = defineCommand<CommonOptions & { staged?: boolean; since?: string }>({
+const context = defineCommand<
+  CommonOptions & { staged?: boolean; since?: string; format: 'text' | 'markdown'; linkBase?: string }
+>({
   name: 'context',
   description: 'the decisions that govern these files (or the files git reports changed)',
   argument: { name: '[files...]', description: 'file paths in the repository' },
@@ -96,19 +65,39 @@ const context = defineCommand<CommonOptions & { staged?: boolean; since?: string
       flags: '--since <ref>',
       description: 'the files changed since REF: commits since the merge base, edits and untracked files',
     },
+    {
+      flags: '--format <format>',
+      description: 'output: text, or markdown (a pull-request comment; with --since or --staged)',
+      choices: ['text', 'markdown'],
+      defaultValue: 'text',
+    },
+    {
+      flags: '--link-base <url>',
+      description: 'markdown: prefix for record links, e.g. a blob URL of the commit',
+    },
   ],
   run: async (argument, options) => {
     const files = argument as string[];
     const sources = [files.length > 0, options.staged === true, options.since !== undefined].filter(Boolean);
     if (sources.length !== 1)
       fail(new MoorError('USAGE', 'context needs file paths, --staged or --since REF (exactly one of them)'));
+    if (options.format === 'markdown' && files.length > 0)
+      fail(
+        new MoorError('USAGE', '--format markdown summarises a change: use it with --since REF or --staged'),
+      );
     if (files.length > 0) return run(options, 'get_decision_context', { files });
     try {
-      const { decisionContextForChanges, resolveWorkspace } = await app();
+      const { changeSummary, decisionContextForChanges, resolveWorkspace } = await app();
       const change =
         options.since !== undefined
           ? { kind: 'since' as const, ref: options.since }
           : { kind: 'staged' as const };
+      if (options.format === 'markdown') {
+        process.stdout.write(
+          await changeSummary(resolveWorkspace(options), change, { linkBase: options.linkBase }),
+        );
+        return;
+      }
       printToolResult(
         await decisionContextForChanges(resolveWorkspace(options), change),
         options.json === true,
@@ -126,10 +115,12 @@ const superseded = defineCommand<CommonOptions>({
   run: (_, options) => run(options, 'list_superseded', {}),
 });
 
-const check = defineCommand<CommonOptions & { format: 'text' | 'json' | 'github' | 'sarif' }>({
+const check = defineCommand<
+  CommonOptions & { format: 'text' | 'json' | 'github' | 'sarif'; against?: string; maxProposedAge?: number }
+>({
   name: 'check',
   description:
-    'list problems (unparseable files, dangling/ambiguous/cyclic supersession, globs matching no file); exit 1 if any',
+    'list problems (unparseable files, dangling/ambiguous/cyclic supersession, globs matching no file, broken links, overdue reviews); exit 1 if any',
   options: [
     ...COMMON,
     {
@@ -138,12 +129,24 @@ const check = defineCommand<CommonOptions & { format: 'text' | 'json' | 'github'
       choices: ['text', 'json', 'github', 'sarif'],
       defaultValue: 'text',
     },
+    {
+      flags: '--against <ref>',
+      description: 'also report records this branch adds under a number REF (e.g. origin/main) already uses',
+    },
+    {
+      flags: '--max-proposed-age <days>',
+      description: 'also report proposals dated more than DAYS days ago',
+      parse: days,
+    },
   ],
   run: async (_, options) => {
     try {
-      const { callToolLocally, githubAnnotations, IDENTITY, resolveWorkspace, sarifLog } = await app();
+      const { checkLocally, githubAnnotations, IDENTITY, resolveWorkspace, sarifLog } = await app();
       const resolved = resolveWorkspace(options);
-      const result = await callToolLocally(resolved, 'check_decisions', {});
+      const result = await checkLocally(resolved, {
+        against: options.against,
+        maxProposedAge: options.maxProposedAge,
+      });
       const findings =
         (result.structuredContent as { findings?: CheckFinding[] } | undefined)?.findings ?? [];
       if (result.isError || options.format === 'text' || options.format === 'json')
@@ -187,7 +190,16 @@ const graph = defineCommand<CommonOptions & { format: 'svg' | 'dot' | 'mermaid' 
 });
 
 /** In the order `moor decisions --help` lists them. */
-export const DECISIONS_COMMANDS: readonly CommandSpec[] = [search, show, context, superseded, check, graph];
+export const DECISIONS_COMMANDS: readonly CommandSpec[] = [
+  search,
+  show,
+  context,
+  superseded,
+  check,
+  newCommand,
+  indexCommand,
+  graph,
+];
 
 /**
  * `moor decisions SUBCOMMAND …` (argv after `decisions`) as a ready-to-run

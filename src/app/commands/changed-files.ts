@@ -42,7 +42,8 @@ function checkedRef(ref: string): string {
   return ref;
 }
 
-async function git(cwd: string, args: readonly string[]): Promise<string> {
+/** Runs git in `cwd`; a failure is GIT_FAILED with git's own first line. */
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
   try {
     const { stdout } = await run('git', ['-c', 'core.quotepath=off', ...args], {
       cwd,

@@ -24,6 +24,16 @@ const RULES: Readonly<Record<string, { readonly level: Level; readonly summary: 
   'dead-glob': { level: 'warning', summary: 'A governed path matches no file in the repository.' },
   'unknown-status': { level: 'warning', summary: 'A decision has a status moor does not recognise.' },
   skipped: { level: 'warning', summary: 'A Markdown file in the decision folder was not read.' },
+  'number-collision': {
+    level: 'error',
+    summary: 'A record this branch adds has a number the compared revision gives to another record.',
+  },
+  'review-overdue': {
+    level: 'warning',
+    summary: 'A decision is past the date it said it must be reviewed by.',
+  },
+  'proposal-too-old': { level: 'warning', summary: 'A proposal has stayed proposed longer than allowed.' },
+  'broken-link': { level: 'warning', summary: 'A record links to a file that is not in the repository.' },
 };
 
 function ruleOf(kind: string): { level: Level; summary: string } {

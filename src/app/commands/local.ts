@@ -11,16 +11,20 @@ import { Workspace } from '../../host/call-scope.js';
 import { erasePack } from '../../host/pack.js';
 import { runTool } from '../../host/tool-run.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
+import type { DecisionsState } from '../../packs/decisions/state.js';
 import { MAX_FILES } from '../../packs/decisions/tools/context.js';
 import { type ChangeSet, changedFiles } from './changed-files.js';
 import type { ResolvedWorkspace } from './options.js';
 
-type LocalCall = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+export type LocalCall = (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
 
-/** Runs `use` with a caller for the tools over one loaded workspace, closed afterwards. */
-async function withLocalTools<T>(
+/**
+ * Runs `use` with a caller for the tools over one loaded workspace (and the
+ * pack's state, for answers the tools do not give), closed afterwards.
+ */
+export async function withLocalTools<T>(
   resolved: ResolvedWorkspace,
-  use: (call: LocalCall) => Promise<T>,
+  use: (call: LocalCall, state: DecisionsState) => Promise<T>,
 ): Promise<T> {
   const pack = erasePack(
     createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false, deferSearchIndex: true }),
@@ -37,7 +41,7 @@ async function withLocalTools<T>(
           throw error;
         },
       });
-    });
+    }, workspace.stateOf(pack) as DecisionsState);
   } finally {
     workspace.close();
   }

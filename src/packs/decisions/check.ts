@@ -9,6 +9,8 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import type { Corpus } from './corpus/corpus.js';
 import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
+import { brokenLinks } from './record-links.js';
+import { reviewDateOf, todayUtc } from './record-review.js';
 
 export interface CheckFinding {
   readonly path: string;
@@ -25,6 +27,13 @@ interface Draft {
   readonly message: string;
   /** Texts to look for, best first; the first line holding any of the first that occurs wins. */
   readonly needles?: readonly string[] | undefined;
+  /** The line, when the finding already knows it (it was found by reading the file). */
+  readonly line?: number | undefined;
+}
+
+export interface CorpusCheckOptions {
+  /** YYYY-MM-DD a review date is compared with (default: today, UTC). */
+  readonly today?: string | undefined;
 }
 
 export interface CheckReport {
@@ -32,9 +41,57 @@ export interface CheckReport {
   readonly findings: readonly CheckFinding[];
 }
 
-export function checkCorpus(corpus: Corpus): CheckReport {
-  const drafts = corpusDrafts(corpus);
-  return { decisions: corpus.decisions.length, findings: locate(corpus.workspaceRoot, drafts) };
+export function checkCorpus(corpus: Corpus, options: CorpusCheckOptions = {}): CheckReport {
+  const lines = new FileLines(corpus.workspaceRoot);
+  const drafts = [...corpusDrafts(corpus), ...recordDrafts(corpus, lines, options)];
+  return { decisions: corpus.decisions.length, findings: locate(lines, drafts) };
+}
+
+/** Each file's lines, read once per check (null when unreadable or too large to point into). */
+class FileLines {
+  private readonly cache = new Map<string, readonly string[] | null>();
+  constructor(private readonly root: string) {}
+  of(rel: string): readonly string[] | null {
+    if (!this.cache.has(rel)) {
+      let text: string | null = null;
+      try {
+        const abs = path.resolve(this.root, rel);
+        if (fs.statSync(abs).size <= MAX_LOCATE_BYTES) text = fs.readFileSync(abs, 'utf8');
+      } catch {
+        // unreadable: the finding keeps no line
+      }
+      this.cache.set(rel, text === null ? null : text.split(/\r?\n/));
+    }
+    return this.cache.get(rel) ?? null;
+  }
+}
+
+/** What only the record as written shows: a review date that has passed, links to files that are not there. */
+function recordDrafts(corpus: Corpus, lines: FileLines, options: CorpusCheckOptions): Draft[] {
+  const today = options.today ?? todayUtc();
+  const root = corpus.workspaceRoot;
+  const corpusRel = path.relative(root, path.resolve(root, corpus.corpusDir)).split(path.sep).join('/');
+  const out: Draft[] = [];
+  for (const d of corpus.decisions) {
+    const text = lines.of(d.path);
+    if (text === null) continue;
+    const review = reviewDateOf(text);
+    if (review !== null && review.date < today && d.status !== 'superseded' && d.status !== 'deprecated')
+      out.push({
+        path: d.path,
+        kind: 'review-overdue',
+        message: `${d.id} was due for review on ${review.date}`,
+        line: review.line,
+      });
+    for (const link of brokenLinks(root, corpusRel, d.path, text))
+      out.push({
+        path: d.path,
+        kind: 'broken-link',
+        message: `${d.id} links to ${link.target}, which is not in the repository`,
+        line: link.line,
+      });
+  }
+  return out;
 }
 
 function corpusDrafts(corpus: Corpus): Draft[] {
@@ -73,23 +130,10 @@ function corpusDrafts(corpus: Corpus): Draft[] {
 }
 
 /** Adds each finding's line (reading every named file once) and sorts by path, line, kind. */
-function locate(root: string, drafts: readonly Draft[]): CheckFinding[] {
-  const lines = new Map<string, readonly string[] | null>();
-  const linesOf = (rel: string): readonly string[] | null => {
-    if (!lines.has(rel)) {
-      let text: string | null = null;
-      try {
-        const abs = path.resolve(root, rel);
-        if (fs.statSync(abs).size <= MAX_LOCATE_BYTES) text = fs.readFileSync(abs, 'utf8');
-      } catch {
-        // unreadable: the finding keeps no line
-      }
-      lines.set(rel, text === null ? null : text.split(/\r?\n/));
-    }
-    return lines.get(rel) ?? null;
-  };
+function locate(lines: FileLines, drafts: readonly Draft[]): CheckFinding[] {
   const out = drafts.map((d): CheckFinding => {
-    const fileLines = linesOf(d.path);
+    if (d.line !== undefined) return { path: d.path, line: d.line, kind: d.kind, message: d.message };
+    const fileLines = lines.of(d.path);
     let line: number | null = null;
     if (fileLines !== null) {
       line = 1;
@@ -121,7 +165,7 @@ export interface WalkProgress {
   readonly folders: number;
 }
 
-export interface WorkspaceCheckOptions {
+export interface WorkspaceCheckOptions extends CorpusCheckOptions {
   /** Stops the walk; the check then throws the signal's reason. */
   readonly signal?: AbortSignal | undefined;
   /** Called every PROGRESS_EVERY entries and once at the end of the walk. */
@@ -148,8 +192,9 @@ export async function checkWorkspace(
   corpus: Corpus,
   options: WorkspaceCheckOptions = {},
 ): Promise<WorkspaceCheckReport> {
-  const base = corpusDrafts(corpus);
   const root = corpus.workspaceRoot;
+  const lines = new FileLines(root);
+  const base = [...corpusDrafts(corpus), ...recordDrafts(corpus, lines, options)];
   // Distinct positive patterns → the decisions that declare them.
   const owners = new Map<string, string[]>();
   for (const decision of corpus.decisions) {
@@ -220,7 +265,7 @@ export async function checkWorkspace(
   }
   return {
     decisions: corpus.decisions.length,
-    findings: locate(root, drafts),
+    findings: locate(lines, drafts),
     filesScanned: walked.files,
     foldersScanned: walked.folders,
     globsChecked: owners.size,

@@ -1,7 +1,7 @@
 /**
  * check_decisions: the full corpus check — unparseable files, dangling,
- * ambiguous and cyclic supersession, and governed globs that match no file
- * in the workspace. The glob check walks the repository, so the tool may run
+ * ambiguous and cyclic supersession, governed globs that match no file in
+ * the workspace, links to missing files and passed review dates. The glob check walks the repository, so the tool may run
  * as a durable task (its progress becomes the task's status message) and
  * stops when cancelled.
  */
@@ -45,7 +45,7 @@ export const checkDecisions = defineTool<DecisionsState, typeof input, typeof ou
   name: 'check_decisions',
   title: 'Check decisions',
   description:
-    'Checks the whole decision corpus: files that do not parse, supersession links that dangle, are ambiguous or form cycles, and governed paths (globs) that match no file in the repository. Walks the repository, so it can take a while on a big one; run it as a task where the client supports tasks.',
+    'Checks the whole decision corpus: files that do not parse, supersession links that dangle, are ambiguous or form cycles, governed paths (globs) that match no file in the repository, relative links to files that are not there, and review dates that have passed. Walks the repository, so it can take a while on a big one; run it as a task where the client supports tasks.',
   input,
   output,
   annotations: { title: 'Check decisions', ...READ_ONLY },
@@ -78,6 +78,9 @@ function fates(corpus: ReturnType<typeof corpusOf>): Fate[] {
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The tool's structured answer. */
+export type CheckAnswer = z.infer<typeof output>;
+
 function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof output> {
   const counts: Record<string, number> = {};
   for (const f of report.findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
@@ -92,7 +95,8 @@ function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof outp
   };
 }
 
-function render(result: z.infer<typeof output>): string {
+/** The answer as text; exported so the CLI can say findings it adds (`--against`) the same way. */
+export function render(result: CheckAnswer): string {
   const walked = `${result.globsChecked} governed paths checked against ${result.filesScanned} files`;
   // Skipped files are said too: a file moor does not serve is never silently absent.
   const skipped = result.files

@@ -183,7 +183,7 @@ function accepted(response: InputResponse | undefined): Record<string, unknown> 
     : undefined;
 }
 
-function today(): string {
+export function today(): string {
   const d = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;

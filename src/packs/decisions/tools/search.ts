@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { defineTool } from '../../../host/pack.js';
+import type { Decision } from '../corpus/model.js';
 import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { decisionSummarySchema, describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
@@ -11,6 +12,8 @@ export const MAX_QUERY_BYTES = 1024;
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
+const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
+
 const input = z.strictObject({
   query: z
     .string()
@@ -18,6 +21,9 @@ const input = z.strictObject({
     .refine(maxBytes(MAX_QUERY_BYTES), `must be at most ${MAX_QUERY_BYTES} bytes`)
     .describe('Words to look for in titles and bodies; prefixes and small typos still match.'),
   status: statusSchema.optional().describe('Only decisions with this normalized status.'),
+  since: isoDateSchema.optional().describe('Only decisions dated on or after this day (YYYY-MM-DD).'),
+  until: isoDateSchema.optional().describe('Only decisions dated on or before this day (YYYY-MM-DD).'),
+  tag: z.string().min(1).max(200).optional().describe('Only decisions with this tag (case-insensitive).'),
   limit: z
     .number()
     .int()
@@ -54,9 +60,21 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const status = args.status ?? null;
-    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}`;
+    const { since, until, tag } = args;
+    // Without the new filters the key is as before, so cursors handed out earlier stay valid.
+    const filterKey =
+      since || until || tag ? `\u0000${since ?? ''}\u0000${until ?? ''}\u0000${tag ?? ''}` : '';
+    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}${filterKey}`;
     const offset = args.cursor ? decodeSearchCursor(args.cursor, queryKey, corpus.fingerprint) : 0;
-    const found = corpus.search(args.query, { status: args.status, offset, limit: args.limit });
+    const wantedTag = tag?.toLowerCase();
+    const filter =
+      filterKey === ''
+        ? undefined
+        : (d: Decision) =>
+            (since === undefined || (d.date !== null && d.date >= since)) &&
+            (until === undefined || (d.date !== null && d.date <= until)) &&
+            (wantedTag === undefined || d.tags.some((t) => t.toLowerCase() === wantedTag));
+    const found = corpus.search(args.query, { status: args.status, filter, offset, limit: args.limit });
     const next = offset + found.hits.length;
     const structured = {
       query: args.query,

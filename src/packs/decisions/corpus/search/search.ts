@@ -17,6 +17,8 @@ import { topK } from './top-k.js';
 
 export interface SearchOptions {
   readonly status?: DecisionStatus | undefined;
+  /** Only decisions this accepts (dates, tags: filters the index does not hold). */
+  readonly filter?: ((decision: Decision) => boolean) | undefined;
   readonly offset?: number | undefined;
   readonly limit?: number | undefined;
 }
@@ -174,9 +176,11 @@ export class DecisionSearch {
     try {
       const wanted = groups.length;
       const status = options.status;
+      const filter = options.filter;
       const keep = (slot: number, all: boolean): boolean =>
         (!all || this.hitCounts[slot] === wanted) &&
-        (status === undefined || this.docs[slot]?.status === status);
+        (status === undefined || this.docs[slot]?.status === status) &&
+        (filter === undefined || filter(this.docs[slot] as Decision));
       let candidates = this.collect(n, (s) => keep(s, true));
       let matchedAll = true;
       if (candidates.length === 0 && wanted > 1) {

@@ -1,0 +1,78 @@
+/**
+ * What the `moor decisions …` subcommands share: the workspace options, the
+ * lazily loaded app, and running one tool for a command.
+ */
+import { loadCliApp } from '../app/bundle-loader.js';
+import type { ResolvedWorkspace, WorkspaceOptions } from '../app/commands/options.js';
+import { MoorError } from '../errors.js';
+import type { OptionSpec } from './command-table.js';
+import { fail, printToolResult } from './output.js';
+
+export interface CheckFinding {
+  readonly path: string;
+  readonly line: number | null;
+  readonly kind: string;
+  readonly message: string;
+}
+
+export interface CommonOptions extends WorkspaceOptions {
+  readonly json?: boolean;
+}
+
+export const COMMON: readonly OptionSpec[] = [
+  {
+    flags: '-w, --workspace <dir>',
+    description: 'repository root (default: $MOOR_WORKSPACE, else the enclosing git root)',
+  },
+  {
+    flags: '-d, --decisions <dir>',
+    description: 'decisions folder (default: .adr-dir, docs/adr, docs/decisions, …)',
+  },
+  { flags: '--json', description: 'print the structured answer as JSON' },
+];
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new MoorError('USAGE', 'expected a positive whole number');
+  return n;
+}
+
+/**
+ * The app (the decisions pack's tools, in-process) loads only when a command
+ * runs, from its bundle when the build made one.
+ */
+export async function app() {
+  const loaded = await loadCliApp();
+  return {
+    ...loaded,
+    resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => loaded.resolveWorkspace(o),
+  };
+}
+
+export async function run(
+  options: CommonOptions,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<void> {
+  try {
+    const { callToolLocally, resolveWorkspace } = await app();
+    printToolResult(await callToolLocally(resolveWorkspace(options), tool, args), options.json === true);
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/** A YYYY-MM-DD date, as the tools take it. */
+export function isoDate(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+    throw new MoorError('USAGE', `expected a date as YYYY-MM-DD, not "${value}"`);
+  return value;
+}
+
+/** A whole number of days, zero or more. */
+export function days(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new MoorError('USAGE', 'expected a whole number of days (0 or more)');
+  return n;
+}
