@@ -55,8 +55,9 @@ describe('moor decisions and dates', () => {
       /^::warning file=docs\/decisions\/0003-kept\.md,line=4,title=moor%3A review-overdue::/m,
     );
     // commander refuses a malformed option value (exit 1, its usage text), as for every option.
+    // A value the command line cannot act on is a usage error: one line, exit 2.
     expect(moor('decisions', 'check', '--max-proposed-age', 'soon')).toMatchObject({
-      code: 1,
+      code: 2,
       stderr: expect.stringContaining('expected a whole number of days'),
     });
   });
@@ -80,9 +81,9 @@ describe('moor decisions and dates', () => {
     );
     expect(JSON.parse(tagged.stdout).hits.map((h: { id: string }) => h.id)).toEqual(['0001']);
     const bad = moor('decisions', 'search', 'cache', '--since', 'yesterday');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /^error: option '--since <date>' argument 'yesterday' is invalid\. expected a date as YYYY-MM-DD/,
+      /^moor: option '--since <date>' argument 'yesterday' is invalid\. expected a date as YYYY-MM-DD.*\(see moor decisions search --help\)\n$/,
     );
   });
 });

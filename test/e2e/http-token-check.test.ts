@@ -79,7 +79,12 @@ describe('moor daemon token --url', () => {
       workspace: '/w',
       bin: '/opt/moor app/dist/cli/main.js',
     });
-    expect(text).not.toContain('literal-secret-token');
+    // Only the status page's login link holds the token: the daemon printing it has just bound
+    // that port itself, and a browser cannot run the check. Every client configuration fetches it.
+    const holding = text.split('\n').filter((line) => line.includes('literal-secret-token'));
+    expect(holding).toEqual([
+      'Status page (open it in a browser; the link logs you in): http://127.0.0.1:7777/status?token=literal-secret-token-that-must-not-appear-0123456789',
+    ]);
     const elsewhere = connectHelp({
       httpUrl: url,
       httpToken: 'literal-secret-token-that-must-not-appear-0123456789',

@@ -40,8 +40,8 @@ describe('Catalog', () => {
 describe('callTool', () => {
   it('a store outage is no tool answer: the call fails -32051 with executed false, not isError', async () => {
     const { catalog, env, errors } = setup();
-    const binding = new Workspace('/tmp/ws').bind(STORE_DOWN_SESSION);
-    await expect(callTool(catalog, binding, { name: 'mid_boom', arguments: {} }, env)).rejects.toMatchObject({
+    const scope = new Workspace('/tmp/ws').scope(STORE_DOWN_SESSION);
+    await expect(callTool(catalog, scope, { name: 'mid_boom', arguments: {} }, env)).rejects.toMatchObject({
       code: -32051,
       message: 'store down, nothing done',
       data: { executed: false },

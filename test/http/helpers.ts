@@ -216,6 +216,8 @@ export async function start(fx: Fixture, overrides: Partial<HttpEndpointOptions>
     incarnation: INCARNATION,
     admission,
     scopeForRequest: (request) => fx.scopeForRequest(request),
+    // As the daemon does: a scope's rooms loaded now (here a room is its root's workspace).
+    loadedRooms: (scope) => scope.rooms().flatMap((root) => fx.workspaces.get(root) ?? []),
     onInternalError: (error, tool) =>
       logs.push({ level: 'internal', message: `${tool}: ${(error as Error).message}` }),
     log: (level, message) => logs.push({ level, message }),

@@ -55,10 +55,15 @@ describe('the proxy import graph', () => {
     }
   });
 
-  it('the CLI entry statically imports only the proxy argument check', () => {
-    const main = path.join(DIST, 'cli/main.js');
-    const text = fs.readFileSync(main, 'utf8');
-    const statics = [...text.matchAll(/^import\s[^(]*?from\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]);
-    expect(statics).toEqual(['../proxy/args.js']);
+  it('the CLI entry statically imports only the proxy argument check and the closed-stdout rule', () => {
+    const statics = (file: string) =>
+      [
+        ...fs
+          .readFileSync(path.join(DIST, file), 'utf8')
+          .matchAll(/^import\s[^(]*?from\s*['"]([^'"]+)['"]/gm),
+      ].map((m) => m[1]);
+    expect(statics('cli/main.js').sort()).toEqual(['../proxy/args.js', './closed-stdout.js']);
+    // The closed-stdout rule costs the proxy's start nothing: it imports nothing itself.
+    expect(statics('cli/closed-stdout.js')).toEqual([]);
   });
 });
