@@ -18,6 +18,7 @@ import {
   run,
 } from './decisions-shared.js';
 import { fail, printToolResult } from './output.js';
+import { visibleText } from './visible-text.js';
 
 const search = defineCommand<
   CommonOptions & { status?: string; limit?: number; since?: string; until?: string; tag?: string }
@@ -182,7 +183,8 @@ const graph = defineCommand<CommonOptions & { format: 'svg' | 'dot' | 'mermaid' 
         app(),
         import('../app/status/decision-graph.js'),
       ]);
-      process.stdout.write(repositoryGraph(resolveWorkspace(options), options.format));
+      // DOT and Mermaid quote titles for their own syntax, not for a terminal.
+      process.stdout.write(visibleText(repositoryGraph(resolveWorkspace(options), options.format)));
     } catch (error) {
       fail(error);
     }

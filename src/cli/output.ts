@@ -3,15 +3,16 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { exitCodeOf } from '../errors.js';
+import { visibleText } from './visible-text.js';
 
-/** One line of an answer, on stdout. */
+/** One line of an answer, on stdout, control characters shown visibly. */
 export function say(line: string): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${visibleText(line)}\n`);
 }
 
-/** One line of a problem, on stderr. */
+/** One line of a problem, on stderr: errors quote refs and paths, so they are made visible too. */
 export function complain(line: string): void {
-  process.stderr.write(`moor: ${line}\n`);
+  process.stderr.write(`moor: ${visibleText(line)}\n`);
 }
 
 export function printToolResult(result: CallToolResult, json: boolean): void {
@@ -21,7 +22,9 @@ export function printToolResult(result: CallToolResult, json: boolean): void {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(json ? `${JSON.stringify(result.structuredContent, null, 2)}\n` : `${text}\n`);
+  process.stdout.write(
+    json ? `${JSON.stringify(result.structuredContent, null, 2)}\n` : `${visibleText(text)}\n`,
+  );
 }
 
 export function fail(error: unknown): never {

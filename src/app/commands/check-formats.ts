@@ -61,6 +61,21 @@ export function githubAnnotations(findings: readonly CheckFindingView[]): string
     .join('');
 }
 
+/**
+ * A file path as an RFC 3986 path: each segment percent-encoded as UTF-8, so
+ * `#`, `?`, `%`, spaces, controls and non-ASCII names stay part of the path
+ * (encodeURI leaves `#` and `?`, which would start a fragment or a query and
+ * point a reader at another file). A lone surrogate, which UTF-8 cannot hold,
+ * becomes U+FFFD rather than an exception.
+ */
+export function uriPath(path: string): string {
+  return path
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .split('/')
+    .map((segment) => encodeURIComponent(segment))
+    .join('/');
+}
+
 export interface SarifOptions {
   readonly toolVersion: string;
   /** Absolute workspace root: artifact URIs are relative to it (`%SRCROOT%`). */
@@ -74,7 +89,7 @@ export function sarifLog(
 ): Record<string, unknown> {
   const kinds = [...new Set(findings.map((f) => f.kind))].sort();
   const ruleIndex = new Map(kinds.map((kind, i) => [kind, i]));
-  const rootUri = new URL(`file://${options.root.endsWith('/') ? options.root : `${options.root}/`}`).href;
+  const rootUri = `file://${uriPath(options.root.endsWith('/') ? options.root : `${options.root}/`)}`;
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -101,7 +116,7 @@ export function sarifLog(
           locations: [
             {
               physicalLocation: {
-                artifactLocation: { uri: encodeURI(f.path), uriBaseId: '%SRCROOT%' },
+                artifactLocation: { uri: uriPath(f.path), uriBaseId: '%SRCROOT%' },
                 ...(f.line === null ? {} : { region: { startLine: f.line } }),
               },
             },

@@ -24,12 +24,28 @@ const BROKEN = '#c53030';
 const INK = '#2d3748';
 const AMEND = '#6b46c1';
 
+// XML 1.0 admits no C0 control but tab, newline and CR, and a browser refuses
+// the whole SVG at the first one. DEL, C1 and CR are admitted but invisible
+// (or worse, when the SVG is printed to a terminal), so every control is drawn
+// as a visible `\xHH`, as the CLI shows it. Tab and newline are kept.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point
+const XML_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Also outside XML's characters: U+FFFE, U+FFFF and a surrogate without its pair.
+const XML_NONCHARACTER =
+  /[\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text as XML character data or attribute value: well-formed for any string. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text
+    .replace(XML_NONCHARACTER, '\ufffd')
+    .replace(XML_CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** At most `max` characters, counted by code point so a surrogate pair is never split. */
 function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
 }
 
 interface Placed {
