@@ -56,3 +56,18 @@ describe('printed Inspector commands are pinned', () => {
     for (const command of commands) expect(command.startsWith(PINNED), command).toBe(true);
   });
 });
+
+describe("the README's client example", () => {
+  it('runs moor stdio through the daemon and names moor config', () => {
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Wire it into an MCP client'),
+      readme.indexOf('## The daemon'),
+    );
+    const json = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    const example = JSON.parse(json ?? '{}') as { mcpServers: { moor: { command: string; args: string[] } } };
+    expect(example.mcpServers.moor.args.slice(1)).toEqual(['stdio', '--workspace', '/path/to/your/repo']);
+    expect(section).toContain('`moor config <client>`');
+    expect(section).toContain('`moor stdio --direct`');
+  });
+});
