@@ -131,6 +131,7 @@ export const ERRORS = {
   HELLO_INVALID: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'The socket’s first line is not a hello this daemon accepts.'),
   DAEMON_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'No daemon answers on the socket and none could be started.'),
   TASKS_UNAVAILABLE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'This daemon serves no tasks.'),
+  DOWNGRADE_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, '`moor daemon start` or `restart` of a moor older than the running daemon; the newer daemon keeps running (`--force` replaces it).'),
   HANDOFF_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A handoff was asked for by a moor that is not newer than the running daemon.'),
   METRICS_OFF: spec(InvalidRequest, 404, EXIT_FAILURE, false, 'This daemon runs without metrics (started with `MOOR_METRICS=0`).'),
   TASK_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No task of that id is visible to the caller.'),

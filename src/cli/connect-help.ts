@@ -5,6 +5,15 @@
  */
 import { statusLoginLink } from '../app/status/login-link.js';
 
+/**
+ * The MCP Inspector the printed commands run, pinned: an unpinned `npx` runs
+ * whatever Inspector the machine has cached, and one older than 2.x has no
+ * `--protocol-era` (the command then fails as printed). The same version the
+ * project's own Inspector checks use.
+ */
+export const INSPECTOR_VERSION = '2.12.0';
+const INSPECTOR = `npx -y @modelcontextprotocol/inspector@${INSPECTOR_VERSION}`;
+
 export interface ConnectHelpOptions {
   readonly httpUrl: string | null;
   /** The bearer token; null when HTTP runs with --no-token. */
@@ -58,8 +67,8 @@ export function connectHelp(options: ConnectHelpOptions): string {
     lines.push(
       '',
       'Try it with the MCP Inspector CLI (in another terminal):',
-      `  npx @modelcontextprotocol/inspector --cli --protocol-era legacy --method tools/list${header} -- ${httpUrl}`,
-      `  npx @modelcontextprotocol/inspector --cli --protocol-era modern --method tools/call --tool-name search_decisions --tool-args-json '{"query":"sqlite"}'${header} -- ${httpUrl}`,
+      `  ${INSPECTOR} --cli --protocol-era legacy --method tools/list${header} -- ${httpUrl}`,
+      `  ${INSPECTOR} --cli --protocol-era modern --method tools/call --tool-name search_decisions --tool-args-json '{"query":"sqlite"}'${header} -- ${httpUrl}`,
     );
   }
   lines.push('', 'Stop with Ctrl-C (in-flight requests finish first).', '');

@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { askDaemon, startDaemon, stopDaemon } from '../app/control/daemon-control.js';
+import { checkDowngrade } from '../app/control/downgrade-guard.js';
 import { tokenForUrl } from '../app/control/http-token-check.js';
 import { parseDaemonRunArgv } from '../app/daemon/daemon-flags.js';
 import { daemonRunOptions } from '../app/daemon/daemon-run-options.js';
@@ -28,6 +29,7 @@ import { printSession } from './sessions.js';
 const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 /** What `daemon start` exits with when the daemon it spawned refused (docs/errors.md). */
 const EXIT_REFUSED_TO_START = 4;
+const FORCE_HELP = 'replace the running daemon even when it is a newer moor than this one';
 
 /** The foreground daemon. Resolves never: exits the process when stopped. */
 export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
@@ -98,6 +100,22 @@ export async function startCommand(flags: DaemonRunFlags): Promise<void> {
     complain(`the daemon did not answer within ${outcome.timeoutMs / 1000} s; see ${paths.log}`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * Whether `start`/`restart` may go on: false (said, exit 1) when the running
+ * daemon is newer than this moor and `--force` was not given. With `--force`
+ * and `stopFirst`, the newer daemon is stopped here so the start replaces it.
+ */
+async function mayReplace(force: boolean, stopFirst: boolean, timeoutMs: number): Promise<boolean> {
+  const check = await checkDowngrade(statePaths(), force);
+  if (check.kind === 'refuse') {
+    complain(check.error.message);
+    process.exitCode = exitCodeOf(check.error);
+    return false;
+  }
+  if (check.kind === 'replace' && stopFirst) return stopCommand(timeoutMs);
+  return true;
 }
 
 export async function stopCommand(timeoutMs: number): Promise<boolean> {
@@ -205,7 +223,10 @@ export function registerDaemon(program: Command): void {
 
   addDaemonRunOptions(daemon.command('start'), 'start')
     .description('start the daemon in the background; returns once it answers')
-    .action((flags: DaemonRunFlags) => startCommand(flags));
+    .option('--force', FORCE_HELP)
+    .action(async (flags: DaemonRunFlags & { force?: boolean }) => {
+      if (await mayReplace(flags.force === true, true, DEFAULT_STOP_TIMEOUT_MS)) await startCommand(flags);
+    });
 
   daemon
     .command('stop')
@@ -228,7 +249,9 @@ export function registerDaemon(program: Command): void {
       wholeNumberOption('--timeout-ms', 0),
       DEFAULT_STOP_TIMEOUT_MS,
     )
-    .action(async (flags: DaemonRunFlags & { timeoutMs: number }) => {
+    .option('--force', FORCE_HELP)
+    .action(async (flags: DaemonRunFlags & { timeoutMs: number; force?: boolean }) => {
+      if (!(await mayReplace(flags.force === true, false, flags.timeoutMs))) return;
       if (await stopCommand(flags.timeoutMs)) await startCommand(flags);
     });
 

@@ -6,13 +6,13 @@
  * started afterwards warns once and uses the newer daemon.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectDaemon } from '../../src/protocol/daemon-link.js';
 import { HELLO_VERSION } from '../../src/protocol/hello.js';
 import { cleanupAll, control, makeState, paths, startDaemon, waitFor } from '../daemon/harness.js';
 import { REPO_ROOT } from '../helpers/paths.js';
+import { buildVersionedCopy } from '../helpers/versioned-copy.js';
 import { ProxyClient } from '../proxy/proxy-client.js';
 
 afterEach(cleanupAll);
@@ -22,25 +22,11 @@ afterAll(() => {
   for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** dist/ and package.json (with `version`) in a temporary dir, node_modules linked: the CLI of that copy. */
-function buildCopy(version: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `moor-v${version}-`));
-  copies.push(dir);
-  fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
-  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<
-    string,
-    unknown
-  >;
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, version }, null, 2));
-  fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, 'node_modules')), path.join(dir, 'node_modules'));
-  return path.join(dir, 'dist/cli/main.js');
-}
-
 let oldBin = '';
 let newBin = '';
 beforeAll(() => {
-  oldBin = buildCopy('0.1.0');
-  newBin = buildCopy('0.2.0');
+  oldBin = buildVersionedCopy('0.1.0', copies);
+  newBin = buildVersionedCopy('0.2.0', copies);
 });
 
 const UPGRADED = 'moor: daemon upgraded 0.1.0 → 0.2.0';
