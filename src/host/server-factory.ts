@@ -107,9 +107,6 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     requestState: { verify: requestStateCodec().verify },
   };
   for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
-  // Stateless 2025-era HTTP has no stream a notification could travel on (each POST ends with its
-  // answer, GET /mcp is refused), so it promises no list changes and no subscriptions there.
-  const statelessLegacyOptions = { ...serverOptions, capabilities: undeliveredDropped(capabilities) };
   const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
   const toolsList = { tools: catalog.tools };
   const readOnlyList = { tools: catalog.readOnlyTools };
@@ -117,10 +114,9 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
 
   return (ctx) => {
     const scope = options.scopeFor(ctx);
-    const statelessLegacy = ctx.era === 'legacy' && ctx.requestInfo !== undefined;
     const server = new HostServer(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
-      statelessLegacy ? statelessLegacyOptions : serverOptions,
+      serverOptions,
     );
     server.setRequestHandler('tools/list', async () =>
       (await scope.writesListed()) ? toolsList : readOnlyList,
@@ -176,7 +172,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     if (catalog.skills.size > 0)
       installSkills(server, catalog.skills, ctx.era === 'legacy' ? undefined : CATALOG_CACHE_HINT);
     const subscribed = new Set<string>();
-    if (ctx.era === 'legacy' && !statelessLegacy)
+    if (ctx.era === 'legacy')
       installLegacySubscriptions(server, subscribed, () => openResourceStates(catalog, scope));
     // 2025 connections (stdio, socket) follow their rooms; listen streams subscribe themselves.
     if (ctx.requestInfo === undefined) {
@@ -185,17 +181,6 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     }
     for (const extension of extensions) extension.install?.(server, scope, ctx);
     return server;
-  };
-}
-
-/** The capabilities without what needs a server→client stream: list changes and resource subscriptions. */
-function undeliveredDropped(capabilities: ServerCapabilities): ServerCapabilities {
-  const { tools, resources, prompts, ...rest } = capabilities;
-  return {
-    ...rest,
-    ...(tools !== undefined ? { tools: {} } : {}),
-    ...(resources !== undefined ? { resources: {} } : {}),
-    ...(prompts !== undefined ? { prompts: {} } : {}),
   };
 }
 

@@ -61,8 +61,18 @@ const cases: Array<[string, Record<string, unknown>, string, Array<'legacy' | 'm
     'Invalid params for tools/call: params.name: expected string, received number',
     ['legacy', 'modern'],
   ],
-  // resources/(un)subscribe is not served on stateless 2025 HTTP (nothing could be delivered
-  // there: -32601); its invalid params are covered where it is served, by the fuzz suite.
+  [
+    'resources/subscribe',
+    { uri: 5 },
+    'Invalid params for resources/subscribe: params.uri: expected string, received number',
+    ['legacy'],
+  ],
+  [
+    'resources/unsubscribe',
+    { uri: null },
+    'Invalid params for resources/unsubscribe: params.uri: expected string, received null',
+    ['legacy'],
+  ],
   [
     'logging/setLevel',
     { level: 'loud' },
