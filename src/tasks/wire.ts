@@ -23,9 +23,14 @@ export function taskNotFound(taskId: unknown): ProtocolError {
   );
 }
 
-/** Task ids: 144 bits from the OS CSPRNG, base64url. */
+/**
+ * Task ids: 144 bits from the OS CSPRNG, base64url, never starting with '-':
+ * an operator pastes them as arguments (`moor tasks get <id>`), and a leading
+ * dash would be read as an option (one id in 64 did).
+ */
 export function newTaskId(): string {
-  return randomBytes(18).toString('base64url');
+  const id = randomBytes(18).toString('base64url');
+  return id.startsWith('-') ? `t${id.slice(1)}` : id;
 }
 
 /** The Task fields every task shape carries (CreateTaskResult without resultType). */
