@@ -101,10 +101,15 @@ export function control(
   });
 }
 
-/** Runs the built CLI to completion. */
-export function runCli(state: TestState, args: readonly string[], env: Record<string, string> = {}) {
+/** Runs the built CLI (or another build's, `bin`) to completion. */
+export function runCli(
+  state: TestState,
+  args: readonly string[],
+  env: Record<string, string> = {},
+  bin: string = MOOR_BIN,
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [MOOR_BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       env: { ...state.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

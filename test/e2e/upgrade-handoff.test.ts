@@ -7,27 +7,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { connectDaemon } from '../../src/protocol/daemon-link.js';
 import { HELLO_VERSION } from '../../src/protocol/hello.js';
 import { cleanupAll, control, makeState, paths, startDaemon, waitFor } from '../daemon/harness.js';
 import { REPO_ROOT } from '../helpers/paths.js';
-import { buildVersionedCopy } from '../helpers/versioned-copy.js';
+import { olderAndNewerCopies } from '../helpers/versioned-copy.js';
 import { ProxyClient } from '../proxy/proxy-client.js';
 
 afterEach(cleanupAll);
 
-const copies: string[] = [];
-afterAll(() => {
-  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-let oldBin = '';
-let newBin = '';
-beforeAll(() => {
-  oldBin = buildVersionedCopy('0.1.0', copies);
-  newBin = buildVersionedCopy('0.2.0', copies);
-});
+const bins = olderAndNewerCopies();
 
 const UPGRADED = 'moor: daemon upgraded 0.1.0 → 0.2.0';
 const NEWER = 'moor: the running daemon is 0.2.0, newer than this moor 0.1.0; using it';
@@ -39,7 +29,7 @@ async function daemonVersion(state: ReturnType<typeof makeState>): Promise<strin
 describe('upgrade handoff', () => {
   it('a newer proxy has an older daemon hand over; no request of the older proxy is lost', async () => {
     const state = makeState({ MOOR_TEST_PACK: '1' });
-    const old = new ProxyClient(state, undefined, {}, oldBin);
+    const old = new ProxyClient(state, undefined, {}, bins.old);
     await old.initialize();
     expect(await daemonVersion(state)).toBe('0.1.0');
     const oldPid = (await control(state, 'status'))?.incarnation.pid;
@@ -56,7 +46,7 @@ describe('upgrade handoff', () => {
       ((await control(state, 'status'))?.status?.inFlight ?? 0) >= calls.length ? true : undefined,
     );
 
-    const upgrader = new ProxyClient(state, undefined, {}, newBin);
+    const upgrader = new ProxyClient(state, undefined, {}, bins.new);
     await upgrader.initialize();
     // stderr is its own pipe: the line may trail the answer.
     await upgrader.until('the upgrade line', () => (upgrader.stderr.includes(UPGRADED) ? true : undefined));
@@ -83,7 +73,7 @@ describe('upgrade handoff', () => {
 
     // An older proxy started afterwards never replaces the newer daemon.
     const newPid = (await control(state, 'status'))?.incarnation.pid;
-    const late = new ProxyClient(state, undefined, {}, oldBin);
+    const late = new ProxyClient(state, undefined, {}, bins.old);
     await late.initialize();
     expect((await late.request('tools/list')).result?.tools).toBeDefined();
     await late.until('the newer-daemon warning', () => (late.stderr.length > 0 ? true : undefined));
