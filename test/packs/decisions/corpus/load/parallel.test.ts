@@ -7,9 +7,13 @@ import { FIXTURES, MIXED } from '../helpers.js';
 
 // The load worker is a compiled script; from sources there is none, so this runs against dist (npm test builds first).
 const dist = fileURLToPath(new URL('../../../../../dist/packs/decisions/corpus/corpus.js', import.meta.url));
-const hasDist = existsSync(dist) && existsSync(path.join(path.dirname(dist), 'load-worker.js'));
+const hasDist = existsSync(dist);
 
 describe.skipIf(!hasDist)('two-thread cold load (dist build)', () => {
+  it('finds the compiled load worker where the loader looks for it', () => {
+    expect(existsSync(path.join(path.dirname(dist), 'load/load-worker.js'))).toBe(true);
+  });
+
   it('gives exactly the same corpus as one thread', async () => {
     const { loadCorpus } = (await import(dist)) as typeof CorpusModule;
     for (const [root, corpusDir] of [
