@@ -36,6 +36,12 @@ case "$cmd" in
     as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
       "SELECT 1 FROM pg_database WHERE datname='moor'" | grep -q 1 ||
       as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qc "CREATE DATABASE moor OWNER moor"
+    # A role with no privilege but CONNECT: what the bus tests listen and notify as (an outsider
+    # on the same database must learn nothing from moor's channel and forge nothing on it).
+    as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -tAc \
+      "SELECT 1 FROM pg_roles WHERE rolname='moor_outsider'" | grep -q 1 ||
+      as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -qc \
+        "CREATE ROLE moor_outsider LOGIN PASSWORD 'outsider'; GRANT CONNECT ON DATABASE moor TO moor_outsider"
     echo "postgres://moor:moor@127.0.0.1:$port/moor"
     ;;
   stop)

@@ -9,6 +9,7 @@ import { audienceOf } from '../host/events/listen.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
 import { EventRouter } from '../host/events/router.js';
 import { ListenTransport } from '../host/events/stdio-listens.js';
+import { inputStateCodec } from '../host/input.js';
 import { erasePack, type Pack } from '../host/pack.js';
 import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory } from '../host/server-factory.js';
@@ -140,6 +141,8 @@ async function composeDaemon(
   ];
   const catalog = new Catalog(catalogPacks, SERVER_PREAMBLE, { workspaceArgument: true, events });
   const extensions = [createTasksExtension({ catalog, service: tasks, onInternalError })];
+  // Daemons sharing a PostgreSQL store seal input rounds with one key: a retry may reach any of them.
+  const inputState = stores.postgres && inputStateCodec(stores.postgres.keys.requestState);
 
   // A root daemon started in (or on) a system folder serves it to nobody: decided once, answered each time.
   let defaultRefusal: unknown;
@@ -231,6 +234,7 @@ async function composeDaemon(
         scopeFor: () => connection.scope,
         onInternalError,
         extensions,
+        inputState,
       });
       return {
         factory,
@@ -310,6 +314,7 @@ async function composeDaemon(
         // The lean path carries plain structured tools only (no logs, input rounds or streaming).
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,
+        inputState,
         scopeForRequest: (request) => httpScopes.scopeForRequest(request),
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),

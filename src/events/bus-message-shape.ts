@@ -35,7 +35,7 @@ export function clusterMessageOf(value: unknown): ClusterMessage | undefined {
         ? (value as ClusterMessage)
         : undefined;
     case 'binding-changed':
-      return strings(value, 'sessionKey') ? (value as ClusterMessage) : undefined;
+      return strings(value, 'sessionTag') ? (value as ClusterMessage) : undefined;
     case 'resource-updated':
       return strings(value, 'roomKey', 'uri') ? (value as ClusterMessage) : undefined;
     case 'list-changed':

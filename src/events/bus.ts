@@ -12,6 +12,8 @@
  * joins several in-process daemons (tests); `PgBus` (pg-bus.ts) joins
  * daemons through PostgreSQL LISTEN/NOTIFY.
  */
+import { randomBytes } from 'node:crypto';
+import { sessionTag } from './bus-seal.js';
 
 export type ClusterMessage =
   /** A task's row changed (status, message, input requests): re-read it. */
@@ -25,8 +27,11 @@ export type ClusterMessage =
       readonly leaseOwner: string;
       readonly responses: Readonly<Record<string, unknown>>;
     }
-  /** A session's bindings changed in the store: drop what is cached of it. */
-  | { readonly kind: 'binding-changed'; readonly sessionKey: string }
+  /**
+   * A session's bindings changed in the store: drop what is cached of it. The
+   * session is named by its tag (`ClusterBus.sessionTag`), never by its key.
+   */
+  | { readonly kind: 'binding-changed'; readonly sessionTag: string }
   /** A resource of a room (workspace) changed. */
   | { readonly kind: 'resource-updated'; readonly roomKey: string; readonly uri: string }
   /** A room's tools, resources or prompts list changed. */
@@ -56,6 +61,8 @@ export interface ClusterBus {
   readonly clustered: boolean;
   /** Payloads heard and dropped as not moor's (a bus anyone can write to); absent where nobody can. */
   readonly droppedMessages?: number;
+  /** How messages name a session: a keyed hash every daemon of the cluster computes alike. */
+  sessionTag(sessionKey: string): string;
   /** Sends to every other daemon; resolves once handed to the transport. */
   publish(message: ClusterMessage): Promise<void>;
   /** Receives other daemons' messages; returns the unsubscribe. */
@@ -82,9 +89,11 @@ export function deliver(
 /** Joins in-process buses: each message reaches every other member, on a later microtask. */
 export class MemoryBusHub {
   readonly #members = new Set<MemoryBus>();
+  /** The members' shared key for session tags, as a cluster's secret would be. */
+  readonly #tagKey = randomBytes(32);
 
   connect(daemonId: string): ClusterBus {
-    const bus = new MemoryBus(daemonId, this.#members);
+    const bus = new MemoryBus(daemonId, this.#members, this.#tagKey);
     this.#members.add(bus);
     return bus;
   }
@@ -94,10 +103,16 @@ class MemoryBus implements ClusterBus {
   readonly daemonId: string;
   readonly #members: Set<MemoryBus>;
   readonly #subscriptions = new Set<ClusterSubscription>();
+  readonly #tagKey: Buffer;
 
-  constructor(daemonId: string, members: Set<MemoryBus>) {
+  constructor(daemonId: string, members: Set<MemoryBus>, tagKey: Buffer) {
     this.daemonId = daemonId;
     this.#members = members;
+    this.#tagKey = tagKey;
+  }
+
+  sessionTag(sessionKey: string): string {
+    return sessionTag(this.#tagKey, sessionKey);
   }
 
   get clustered(): boolean {

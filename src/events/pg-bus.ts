@@ -1,9 +1,12 @@
 /**
  * The ClusterBus of daemons sharing PostgreSQL: NOTIFY on one channel per
  * schema, LISTEN on a connection of its own (a pooled one would be handed
- * to other queries). A message is JSON `{from, message}`; one that would
- * not fit NOTIFY's 8000-byte payload is written to `bus_payloads` and only
- * its id is notified (`{from, ref}`).
+ * to other queries). A message is JSON `{from, message}`, signed with the
+ * cluster's bus key (bus-seal.ts); one that would not fit NOTIFY's
+ * 8000-byte payload, or that carries a client's answers (`task-input`), is
+ * written to `bus_payloads` and only its id is notified (`{from, ref}`):
+ * anyone allowed to CONNECT may LISTEN, while that table is moor's role's
+ * alone. A payload whose signature does not verify is dropped unread.
  *
  * When the listening connection drops, the bus reconnects with backoff,
  * LISTENs again and asks every subscriber to re-read what changed since a
@@ -21,6 +24,7 @@ import {
   deliver,
 } from './bus.js';
 import { type BusEnvelope, busEnvelopeOf } from './bus-message-shape.js';
+import { sessionTag, signPayload, verifiedBody } from './bus-seal.js';
 
 /** NOTIFY refuses payloads of 8000 bytes and more; keep a margin. */
 export const NOTIFY_LIMIT_BYTES = 7_900;
@@ -32,6 +36,8 @@ export const DROP_LOG_INTERVAL_MS = 60_000;
 
 export interface PgBusOptions {
   readonly daemonId: string;
+  /** The cluster's keys (from the store's shared secret): signing messages, naming sessions. */
+  readonly keys: { readonly bus: Buffer; readonly sessionTag: Buffer };
   /** How to open the listening connection (the store's URL and schema). */
   readonly connect: PgConnectOptions;
   /** Sends notifications and spilled payloads. */
@@ -62,7 +68,7 @@ export class PgBus implements ClusterBus {
   #attempt = 0;
   /** Backend pid of the listening connection (tests terminate it). */
   listenerPid: number | undefined;
-  /** Payloads heard on the channel and dropped: not moor's, malformed, or unreadable. */
+  /** Payloads heard on the channel and dropped: unsigned or badly signed, malformed, or unreadable. */
   droppedMessages = 0;
   #droppedSinceLog = 0;
   #lastDropLogAt: number | undefined;
@@ -150,7 +156,9 @@ export class PgBus implements ClusterBus {
   /** Never throws nor rejects: a payload is anyone's input, and a throw here would end the process. */
   async #receive(payload: string): Promise<void> {
     try {
-      const envelope = busEnvelopeOf(payload);
+      const body = verifiedBody(this.#options.keys.bus, payload);
+      if (body === undefined) return this.#drop('not signed by this cluster');
+      const envelope = busEnvelopeOf(body);
       if (envelope === undefined) return this.#drop('not a moor message');
       if (envelope.from === this.daemonId) return;
       const message = envelope.message ?? (await this.#spilled(envelope.ref));
@@ -170,7 +178,8 @@ export class PgBus implements ClusterBus {
       'SELECT body FROM bus_payloads WHERE id = $1',
       [ref],
     );
-    const body = rows[0]?.body;
+    const stored = rows[0]?.body;
+    const body = stored === undefined ? undefined : verifiedBody(this.#options.keys.bus, stored);
     return body === undefined ? undefined : busEnvelopeOf(body)?.message;
   }
 
@@ -188,9 +197,18 @@ export class PgBus implements ClusterBus {
     this.#droppedSinceLog = 0;
   }
 
+  sessionTag(sessionKey: string): string {
+    return sessionTag(this.#options.keys.sessionTag, sessionKey);
+  }
+
+  #signed(envelope: Envelope): string {
+    return signPayload(this.#options.keys.bus, JSON.stringify(envelope));
+  }
+
   async publish(message: ClusterMessage): Promise<void> {
-    const body = JSON.stringify({ from: this.daemonId, message } satisfies Envelope);
-    if (Buffer.byteLength(body) <= NOTIFY_LIMIT_BYTES) {
+    const body = this.#signed({ from: this.daemonId, message });
+    // A client's answers may hold anything it was asked for: they never go out on the channel itself.
+    if (message.kind !== 'task-input' && Buffer.byteLength(body) <= NOTIFY_LIMIT_BYTES) {
       await this.#options.pool.query('SELECT pg_notify($1, $2)', [this.channel, body]);
       return;
     }
@@ -202,7 +220,7 @@ export class PgBus implements ClusterBus {
     const ref = rows[0]?.id;
     await this.#options.pool.query('SELECT pg_notify($1, $2)', [
       this.channel,
-      JSON.stringify({ from: this.daemonId, ref } satisfies Envelope),
+      this.#signed({ from: this.daemonId, ...(ref === undefined ? {} : { ref }) }),
     ]);
     await this.#options.pool.query('DELETE FROM bus_payloads WHERE created_at < $1', [
       now - SPILL_RETENTION_MS,

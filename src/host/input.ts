@@ -12,10 +12,13 @@
  * for questions of earlier rounds from the sealed state, which carries every
  * answer so far (a client only echoes the latest round's responses).
  *
- * The state is HMAC-sealed with a random per-process key
- * (createRequestStateCodec, wired as ServerOptions.requestState.verify):
- * tampered or expired state is refused by the SDK with -32602 before any
- * handler runs, and state minted for another tool or prompt is refused here.
+ * The state is HMAC-sealed (createRequestStateCodec, wired as
+ * ServerOptions.requestState.verify): tampered or expired state is refused by
+ * the SDK with -32602 before any handler runs, and state minted for another
+ * tool or prompt is refused here. A single daemon seals with a random
+ * per-process key; daemons sharing a PostgreSQL store seal with a key derived
+ * from the cluster's secret, so that a retry the balancer sends to another
+ * daemon is still recognised there.
  * On a 2025 connection the SDK's legacy shim turns the same result into real
  * elicitation/sampling/roots requests and runs the handler again in place;
  * on 2026-07-28 the SDK answers -32021 when the client did not declare the
@@ -43,12 +46,19 @@ interface SealedInput {
 /** How long a client may take to answer one round. */
 const STATE_TTL_SECONDS = 600;
 
-let codec: RequestStateCodec<SealedInput> | undefined;
+export type InputStateCodec = RequestStateCodec<SealedInput>;
 
-/** The process's requestState codec: one random 32-byte key, never persisted. */
-export function requestStateCodec(): RequestStateCodec<SealedInput> {
-  codec ??= createRequestStateCodec<SealedInput>({ key: randomBytes(32), ttlSeconds: STATE_TTL_SECONDS });
-  return codec;
+/** A requestState codec sealing with `key` (at least 32 bytes): every server that may take a retry needs the same. */
+export function inputStateCodec(key: Uint8Array): InputStateCodec {
+  return createRequestStateCodec<SealedInput>({ key, ttlSeconds: STATE_TTL_SECONDS });
+}
+
+let processCodec: InputStateCodec | undefined;
+
+/** The process's own codec: one random 32-byte key, never persisted (one daemon serves every round). */
+export function processInputStateCodec(): InputStateCodec {
+  processCodec ??= inputStateCodec(randomBytes(32));
+  return processCodec;
 }
 
 /** Thrown by requestInput when a question is unanswered; callTool lets it pass (`passThrough`). */
@@ -65,8 +75,11 @@ export interface InputChannel {
   inputRequired(signal: InputRequiredSignal): Promise<InputRequiredResult>;
 }
 
-/** The channel for one run of a handler; `key` names the tool or prompt (`tools/call:<name>`). */
-export function inputChannel(ctx: ServerContext, key: string): InputChannel {
+/**
+ * The channel for one run of a handler; `key` names the tool or prompt (`tools/call:<name>`),
+ * `codec` seals the state (the one the server verifies with).
+ */
+export function inputChannel(ctx: ServerContext, key: string, codec: InputStateCodec): InputChannel {
   const answers: Record<string, InputResponse> = {};
   const state = ctx.mcpReq.requestState<SealedInput | string>();
   if (state !== undefined) {
@@ -105,7 +118,7 @@ export function inputChannel(ctx: ServerContext, key: string): InputChannel {
         const answer = answers[name];
         if (answer !== undefined) carried[name] = answer;
       }
-      const requestState = await requestStateCodec().mint({ k: key, r: carried });
+      const requestState = await codec.mint({ k: key, r: carried });
       return inputRequired({ inputRequests: { ...signal.requests }, requestState });
     },
   };

@@ -15,14 +15,22 @@ import { MoorError } from '../errors.js';
 import type { CallerScope, CallWorkspace } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import { hostContext } from './host-context.js';
-import { InputRequiredSignal, inputChannel } from './input.js';
+import { InputRequiredSignal, type InputStateCodec, inputChannel } from './input.js';
 import type { PromptContext } from './pack.js';
 import { protocolError } from './protocol-error.js';
 
-export function installPrompts(server: Server, catalog: Catalog, scope: CallerScope): void {
+/** `inputState` seals a prompt's input rounds, as the server's tools/call does. */
+export function installPrompts(
+  server: Server,
+  catalog: Catalog,
+  scope: CallerScope,
+  inputState: InputStateCodec,
+): void {
   const list = { prompts: catalog.prompts };
   server.setRequestHandler('prompts/list', () => list);
-  server.setRequestHandler('prompts/get', (request, ctx) => getPrompt(server, catalog, scope, request, ctx));
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    getPrompt(server, catalog, scope, request, ctx, inputState),
+  );
 }
 
 async function getPrompt(
@@ -31,6 +39,7 @@ async function getPrompt(
   scope: CallerScope,
   request: GetPromptRequest,
   reqCtx: ServerContext,
+  inputState: InputStateCodec,
 ): Promise<GetPromptResult | InputRequiredResult> {
   const { name } = request.params;
   const entry = catalog.prompt(name);
@@ -56,7 +65,7 @@ async function getPrompt(
     }
     args = parsed.data;
   }
-  const channel = inputChannel(reqCtx, `prompts/get:${name}`);
+  const channel = inputChannel(reqCtx, `prompts/get:${name}`, inputState);
   let target: CallWorkspace;
   try {
     target = await scope.select(undefined);

@@ -23,7 +23,7 @@ import type { CallerScope } from './call-scope.js';
 import type { Catalog } from './catalog.js';
 import { installCompletions } from './completions.js';
 import { hostContext } from './host-context.js';
-import { InputRequiredSignal, inputChannel, requestStateCodec } from './input.js';
+import { InputRequiredSignal, type InputStateCodec, inputChannel, processInputStateCodec } from './input.js';
 import { asInvalidParams } from './invalid-params.js';
 import { installPrompts } from './prompts.js';
 import { toProtocolError } from './protocol-error.js';
@@ -45,6 +45,8 @@ export interface FactoryOptions {
   onInternalError(error: unknown, tool: string): void;
   /** Protocol extensions layered on the host (e.g. durable tasks). */
   readonly extensions?: readonly HostExtension[];
+  /** Seals input rounds; default: the process's own key (a cluster passes the key its daemons share). */
+  readonly inputState?: InputStateCodec | undefined;
 }
 
 /** What an extension sees of one tools/call before the plain path runs it. */
@@ -56,6 +58,8 @@ export interface InterceptedToolCall {
   readonly server: Server;
   /** Runs the call the ordinary way (validation, handler, result shaping). */
   runPlain(): Promise<CallToolResult>;
+  /** Seals the call's input rounds (what this server verifies a retry with). */
+  readonly inputState: InputStateCodec;
 }
 
 /**
@@ -91,6 +95,7 @@ const CALLER_CACHE_HINTS = {
 
 export function createServerFactory(catalog: Catalog, options: FactoryOptions): McpServerFactory {
   const extensions = options.extensions ?? [];
+  const inputState = options.inputState ?? processInputStateCodec();
   const hasPrompts = catalog.prompts.length > 0;
   const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
@@ -104,7 +109,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     capabilities,
     instructions: catalog.instructions,
     cacheHints: catalog.writeToolNames.length > 0 ? CALLER_CACHE_HINTS : CACHE_HINTS,
-    requestState: { verify: requestStateCodec().verify },
+    requestState: { verify: inputState.verify },
   };
   for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
   const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
@@ -130,6 +135,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
           scope,
           server,
           runPlain,
+          inputState,
         });
         if (taken !== undefined) return taken as CallToolResult;
       }
@@ -137,7 +143,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     });
     const plainCall = async (request: CallToolRequest, reqCtx: ServerContext): Promise<CallToolResult> => {
       const progressToken = reqCtx.mcpReq._meta?.progressToken;
-      const channel = inputChannel(reqCtx, `tools/call:${request.params.name}`);
+      const channel = inputChannel(reqCtx, `tools/call:${request.params.name}`, inputState);
       return callTool(catalog, scope, request.params, {
         signal: reqCtx.mcpReq.signal,
         onInternalError: options.onInternalError,
@@ -167,7 +173,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     );
     server.setRequestHandler('resources/templates/list', () => templatesList);
     server.setRequestHandler('resources/read', (request) => readResource(catalog, scope, request.params.uri));
-    if (hasPrompts) installPrompts(server, catalog, scope);
+    if (hasPrompts) installPrompts(server, catalog, scope, inputState);
     if (capabilities.completions) installCompletions(server, catalog);
     if (catalog.skills.size > 0)
       installSkills(server, catalog.skills, ctx.era === 'legacy' ? undefined : CATALOG_CACHE_HINT);

@@ -24,6 +24,7 @@ import type { AdmissionGate } from '../host/admission.js';
 import type { CallerScope, CallWorkspace } from '../host/call-scope.js';
 import type { Catalog } from '../host/catalog.js';
 import { ListenBudget } from '../host/events/listen-budget.js';
+import type { InputStateCodec } from '../host/input.js';
 import { openResourceStates, resourceNamer } from '../host/resources.js';
 import { createServerFactory, type HostExtension, type ServerIdentity } from '../host/server-factory.js';
 import type { RequestObserver } from '../observe/observer.js';
@@ -58,6 +59,8 @@ export interface HttpEndpointOptions extends ScopeSource {
   onInternalError(error: unknown, tool: string): void;
   /** Protocol extensions on the SDK path (e.g. durable tasks). */
   readonly extensions?: readonly HostExtension[];
+  /** Seals input rounds (a cluster's daemons share the key); default: the process's own. */
+  readonly inputState?: InputStateCodec | undefined;
   readonly log: HttpLog;
   /** Log every answered request at debug (`--log-level debug`); off, the hot path builds no log line. */
   readonly logRequests?: boolean;
@@ -131,6 +134,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     },
     onInternalError: options.onInternalError,
     ...(options.extensions !== undefined ? { extensions: options.extensions } : {}),
+    inputState: options.inputState,
   });
   const responseRoutes = new ResponseRoutes();
   const modern = createMcpHandler(factory, {

@@ -343,6 +343,11 @@ export class SessionManager<H extends RoomHandle> {
     });
   }
 
+  /** Keys of the sessions in memory: what a session tag heard from another daemon may name. */
+  loadedKeys(): string[] {
+    return [...this.#sessions.entries()].map((entry) => entry.record.key);
+  }
+
   /** The sessions in memory, for operators: those that have begun (a dropped one begins again on its next call). */
   snapshots(): SessionSnapshot[] {
     return [...this.#sessions.entries()]

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { MoorError } from '../errors.js';
 import type { OpenStoreOptions } from './open-store.js';
+import type { ClusterKeys } from './pg/cluster-secret.js';
 import type { PgConnectOptions } from './pg/pool.js';
 import type { SessionStore } from './session-store.js';
 import type { TaskStore } from './task-store.js';
@@ -23,8 +24,13 @@ export interface Stores {
   readonly kind: StoreKind;
   readonly tasks: TaskStore;
   readonly sessions: SessionStore;
-  /** PostgreSQL only: the shared pool and how to connect again (the event bus listens on its own connection). */
-  readonly postgres?: { readonly pool: pg.Pool; readonly connect: PgConnectOptions } | undefined;
+  /**
+   * PostgreSQL only: the shared pool, how to connect again (the event bus listens on its own
+   * connection), and the keys derived from the secret every daemon of the cluster reads.
+   */
+  readonly postgres?:
+    | { readonly pool: pg.Pool; readonly connect: PgConnectOptions; readonly keys: ClusterKeys }
+    | undefined;
   close(): Promise<void>;
 }
 
@@ -80,9 +86,12 @@ export async function openStores(
   const { PgTaskStore } = await import('./pg/pg-task-store.js');
   const { PgSessionStore } = await import('./pg/pg-session-store.js');
   const connect = { ...location.connect, applicationName };
+  const { clusterKeys, readClusterSecret } = await import('./pg/cluster-secret.js');
   const pool = await openPgPool(connect);
+  let keys: ClusterKeys;
   try {
     await migratePg(pool);
+    keys = clusterKeys(await readClusterSecret(pool));
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -91,7 +100,7 @@ export async function openStores(
     kind: 'postgres',
     tasks: new PgTaskStore(pool),
     sessions: new PgSessionStore(pool),
-    postgres: { pool, connect },
+    postgres: { pool, connect, keys },
     close: () => pool.end(),
   };
 }

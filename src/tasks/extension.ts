@@ -159,7 +159,7 @@ export function createTasksExtension(options: TasksExtensionOptions): HostExtens
       let preAnswered: Record<string, InputResponse> = {};
       const before = task.inputBeforeTask?.(parsed.data);
       if (before !== undefined && Object.keys(before).length > 0) {
-        const channel = inputChannel(call.ctx, `tools/call:${params.name}`);
+        const channel = inputChannel(call.ctx, `tools/call:${params.name}`, call.inputState);
         try {
           preAnswered = await channel.requestInput(before as Record<string, InputRequest>);
         } catch (error) {

@@ -8,10 +8,13 @@
 import type pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type ClusterMessage, localBus, MemoryBusHub } from '../../src/events/bus.js';
+import { signPayload } from '../../src/events/bus-seal.js';
 import { NOTIFY_LIMIT_BYTES, PgBus, RESYNC_MARGIN_MS } from '../../src/events/pg-bus.js';
+import { type ClusterKeys, clusterKeys, readClusterSecret } from '../../src/store/pg/cluster-secret.js';
 import { migratePg } from '../../src/store/pg/migrate.js';
 import { openPgPool } from '../../src/store/pg/pool.js';
 import { dropSchemas, freshSchema, pgUrl } from '../helpers/pg.js';
+import { until } from '../helpers/until.js';
 
 const url = pgUrl();
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,19 +34,20 @@ function nextMessage(bus: PgBus): Promise<{ message: ClusterMessage; from: strin
 }
 
 describe.skipIf(url === null)('PgBus', () => {
-  async function cluster(n: number): Promise<{ pool: pg.Pool; buses: PgBus[] }> {
+  async function cluster(n: number): Promise<{ pool: pg.Pool; buses: PgBus[]; keys: ClusterKeys }> {
     const schema = freshSchema();
     const connect = { url: url ?? '', schema };
     const pool = await openPgPool(connect);
     cleanups.push(() => pool.end());
     await migratePg(pool);
+    const keys = clusterKeys(await readClusterSecret(pool));
     const buses: PgBus[] = [];
     for (let i = 0; i < n; i++) {
-      const bus = await PgBus.start({ daemonId: `daemon-${i}`, connect, pool, reconnectDelayMs: 20 });
+      const bus = await PgBus.start({ daemonId: `daemon-${i}`, keys, connect, pool, reconnectDelayMs: 20 });
       cleanups.push(() => bus.close());
       buses.push(bus);
     }
-    return { pool, buses };
+    return { pool, buses, keys };
   }
 
   it('delivers to the other daemons, never back to the sender', async () => {
@@ -59,9 +63,14 @@ describe.skipIf(url === null)('PgBus', () => {
     expect(await atC).toEqual({ message, from: 'daemon-0' });
     // A round trip from B proves A has had its chance to hear its own message.
     const backAtA = nextMessage(a);
-    await b.publish({ kind: 'binding-changed', sessionKey: 's' });
-    expect((await backAtA).message).toEqual({ kind: 'binding-changed', sessionKey: 's' });
-    expect(own).toEqual([{ kind: 'binding-changed', sessionKey: 's' }]);
+    const key = 'session-key-0123456789';
+    const changed: ClusterMessage = { kind: 'binding-changed', sessionTag: b.sessionTag(key) };
+    await b.publish(changed);
+    expect((await backAtA).message).toEqual(changed);
+    expect(own).toEqual([changed]);
+    // Every daemon of the cluster names a session alike, and not by its key.
+    expect(a.sessionTag(key)).toBe(b.sessionTag(key));
+    expect(a.sessionTag(key)).not.toContain('0123');
   });
 
   it('carries a message larger than NOTIFY allows through the payload table', async () => {
@@ -96,8 +105,8 @@ describe.skipIf(url === null)('PgBus', () => {
     await a.publish({ kind: 'task-status', taskId: 't9' });
     expect((await atB).message).toEqual({ kind: 'task-status', taskId: 't9' });
   });
-  it('drops payloads that are not moor messages, counts them, logs once a minute, and still relays', async () => {
-    const { buses, pool } = await cluster(2);
+  it('drops payloads that are not moor messages, signed or not, counts them, logs once a minute, and still relays', async () => {
+    const { buses, pool, keys } = await cluster(2);
     const [a, b] = buses as [PgBus, PgBus];
     const logged: Array<Record<string, unknown> | undefined> = [];
     const errors: unknown[] = [];
@@ -108,6 +117,7 @@ describe.skipIf(url === null)('PgBus', () => {
       daemonId: 'daemon-watched',
       connect: { url: url ?? '', schema: (await pool.query('SELECT current_schema() AS s')).rows[0].s },
       pool,
+      keys,
       log: (_level, message, fields) => {
         if (message === 'event bus dropped messages') logged.push(fields);
       },
@@ -128,18 +138,72 @@ describe.skipIf(url === null)('PgBus', () => {
       '{"from":"x","message":{"kind":"list-changed","roomKey":"/r","list":"bogus"}}',
       '{"from":"x","ref":"1; DROP TABLE x"}',
     ];
+    // Each sent as it is and signed: the shape is checked even on a payload that verifies.
+    const payloads = [...foreign, ...foreign.map((payload) => signPayload(keys.bus, payload))];
     const heard: ClusterMessage[] = [];
     watched.subscribe((message) => heard.push(message));
-    for (const payload of foreign) await pool.query('SELECT pg_notify($1, $2)', [a.channel, payload]);
+    for (const payload of payloads) await pool.query('SELECT pg_notify($1, $2)', [a.channel, payload]);
     const real = nextMessage(watched);
     const atB = nextMessage(b);
     await a.publish({ kind: 'task-status', taskId: 'real' });
     expect((await real).message).toEqual({ kind: 'task-status', taskId: 'real' });
     expect((await atB).message).toEqual({ kind: 'task-status', taskId: 'real' });
     expect(heard).toEqual([{ kind: 'task-status', taskId: 'real' }]);
-    expect(watched.droppedMessages).toBe(foreign.length);
+    expect(watched.droppedMessages).toBe(payloads.length);
     expect(logged).toHaveLength(1);
     expect(errors).toEqual([]);
+  });
+
+  it('drops a well-formed message whose signature is missing, wrong or made with another key', async () => {
+    const { buses, pool, keys } = await cluster(2);
+    const [a, b] = buses as [PgBus, PgBus];
+    const heard: ClusterMessage[] = [];
+    b.subscribe((message) => heard.push(message));
+    const cancel = JSON.stringify({
+      from: 'daemon-0',
+      message: { kind: 'task-cancel', taskId: 't1', leaseOwner: 'daemon-1' },
+    });
+    const signed = signPayload(keys.bus, cancel);
+    const otherKey = clusterKeys(Buffer.alloc(32, 7)).bus;
+    // A large message's row is checked too: a signed reference to a row nobody signed is dropped.
+    const { rows } = await pool.query<{ id: string }>(
+      'INSERT INTO bus_payloads (created_at, body) VALUES ($1, $2) RETURNING id',
+      [Date.now(), cancel],
+    );
+    const forged = [
+      cancel,
+      `${'A'.repeat(43)}.${cancel}`,
+      signPayload(otherKey, cancel),
+      `${signed.slice(0, 44)}${cancel.replace('t1', 't2')}`,
+      signed.slice(1),
+      signPayload(keys.sessionTag, cancel),
+      signPayload(keys.bus, JSON.stringify({ from: 'daemon-0', ref: rows[0]?.id })),
+    ];
+    for (const payload of forged) await pool.query('SELECT pg_notify($1, $2)', [a.channel, payload]);
+    // The reference is dropped once its row was read: after a query of its own, in no fixed order.
+    await until(() => b.droppedMessages === forged.length);
+    const real = nextMessage(b);
+    await a.publish({ kind: 'task-status', taskId: 'after' });
+    expect((await real).message).toEqual({ kind: 'task-status', taskId: 'after' });
+    expect(heard).toEqual([{ kind: 'task-status', taskId: 'after' }]);
+    expect(b.droppedMessages).toBe(forged.length);
+  });
+
+  it('never puts a task-input’s answers on the channel: they travel through the payload table', async () => {
+    const { buses, pool } = await cluster(2);
+    const [a, b] = buses as [PgBus, PgBus];
+    const listener = await pool.connect();
+    cleanups.push(async () => listener.release());
+    const onChannel: string[] = [];
+    listener.on('notification', (n) => onChannel.push(n.payload ?? ''));
+    await listener.query(`LISTEN "${a.channel}"`);
+    const responses = { secret: { action: 'accept', content: { password: 'hunter2-answer' } } };
+    const atB = nextMessage(b);
+    await a.publish({ kind: 'task-input', taskId: 't1', leaseOwner: 'daemon-1', responses });
+    expect((await atB).message).toMatchObject({ kind: 'task-input', responses });
+    expect(onChannel).toHaveLength(1);
+    expect(onChannel[0]).not.toContain('hunter2');
+    expect(onChannel[0]).toMatch(/"ref":"[0-9]+"/);
   });
 });
 

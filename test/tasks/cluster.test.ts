@@ -47,9 +47,9 @@ describe.skipIf(url === null)('tasks across daemons on PostgreSQL', () => {
       cleanups.push(() => stores.close());
       let bus: ClusterBus = localBus(id);
       if (options.bus !== 'none') {
-        const { pool, connect } = stores.postgres ?? { pool: undefined, connect: undefined };
-        if (pool === undefined || connect === undefined) throw new Error('no pool');
-        bus = await PgBus.start({ daemonId: id, connect, pool });
+        if (stores.postgres === undefined) throw new Error('no pool');
+        const { pool, connect, keys } = stores.postgres;
+        bus = await PgBus.start({ daemonId: id, connect, pool, keys });
         const started = bus;
         cleanups.push(() => started.close());
       }

@@ -93,15 +93,20 @@ export class DaemonSessions {
         ? {}
         : {
             onSaved: (sessionKey: string) => {
-              options.bus?.publish({ kind: 'binding-changed', sessionKey }).catch((error: unknown) => {
-                options.onError(error, 'announcing a binding change');
-              });
+              const bus = options.bus;
+              bus
+                ?.publish({ kind: 'binding-changed', sessionTag: bus.sessionTag(sessionKey) })
+                .catch((error: unknown) => options.onError(error, 'announcing a binding change'));
             },
           }),
     });
     options.bus?.subscribe((message) => {
       if (message.kind !== 'binding-changed') return;
-      this.manager.reloadFromStore(message.sessionKey).catch((error: unknown) => {
+      // The tag names the session without revealing its key: the one held here whose tag it is.
+      const bus = options.bus;
+      const sessionKey = this.manager.loadedKeys().find((key) => bus?.sessionTag(key) === message.sessionTag);
+      if (sessionKey === undefined) return;
+      this.manager.reloadFromStore(sessionKey).catch((error: unknown) => {
         options.onError(error, 're-reading a session another daemon changed');
       });
     });

@@ -64,7 +64,9 @@ export async function openDaemonTasks({
     const { PgBus } = await import('../../events/pg-bus.js');
     bus = await PgBus.start({
       daemonId,
-      ...stores.postgres,
+      pool: stores.postgres.pool,
+      connect: stores.postgres.connect,
+      keys: stores.postgres.keys,
       log: (level, message, fields) => logger[level](fields ?? {}, message),
     });
   }

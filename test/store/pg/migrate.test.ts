@@ -68,6 +68,7 @@ describe.skipIf(url === null)('PostgreSQL migrations', () => {
       );
       expect(rows.map((r) => r.table_name)).toEqual([
         'bus_payloads',
+        'cluster_secret',
         'schema_migrations',
         'session_bindings',
         'sessions',
