@@ -31,8 +31,19 @@ export function freePort() {
   });
 }
 
-/** The HAProxy configuration: round robin over `servers` ({name, port}), health-checked on /healthz. */
-export function haproxyConfig({ port, servers, checkIntervalMs = 200 }) {
+/**
+ * The HAProxy configuration: round robin over `servers` ({name, port}), health-checked on /healthz.
+ * With `pinHeader`, a request naming a server in that header goes to it (tests that need two
+ * requests of one exchange on different daemons), and every answer names its server in
+ * `x-moor-served-by`.
+ */
+export function haproxyConfig({ port, servers, checkIntervalMs = 200, pinHeader }) {
+  const pinning =
+    pinHeader === undefined
+      ? ''
+      : `${servers.map((s) => `  use-server ${s.name} if { req.hdr(${pinHeader}) -m str ${s.name} }`).join('\n')}
+  http-response set-header x-moor-served-by %s
+`;
   return `global
   maxconn 4096
 
@@ -59,7 +70,7 @@ backend moor_daemons
   http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host 127.0.0.1
   http-check expect status 200
   default-server inter ${checkIntervalMs}ms fall 2 rise 1
-${servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n')}
+${pinning}${servers.map((s) => `  server ${s.name} 127.0.0.1:${s.port} check`).join('\n')}
 `;
 }
 
@@ -135,11 +146,11 @@ export async function startClusterDaemon({ store, extra = [], env = {}, port, to
 }
 
 /** HAProxy in the foreground (-db) with a generated config; resolves once it accepts connections. */
-export async function startHaproxy({ servers, port }) {
+export async function startHaproxy({ servers, port, pinHeader }) {
   const at = port ?? (await freePort());
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-haproxy-'));
   const config = path.join(dir, 'haproxy.cfg');
-  fs.writeFileSync(config, haproxyConfig({ port: at, servers }));
+  fs.writeFileSync(config, haproxyConfig({ port: at, servers, pinHeader }));
   const bin = process.env.HAPROXY ?? '/usr/sbin/haproxy';
   const child = spawn(bin, ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -193,6 +204,7 @@ export async function startCluster({
   extra = [],
   env = {},
   port,
+  pinHeader,
 } = {}) {
   const started = [];
   let haproxy;
@@ -203,6 +215,7 @@ export async function startCluster({
     haproxy = await startHaproxy({
       servers: started.map((d, i) => ({ name: `moor${i}`, port: d.port })),
       port,
+      pinHeader,
     });
     await waitBalanced(haproxy.url, started);
     return {

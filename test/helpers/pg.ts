@@ -63,3 +63,15 @@ export async function dropSchemas(): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * The same server as `url`, as the role scripts/pg-cluster.sh creates with no privilege but
+ * CONNECT (`moor_outsider`): anyone else allowed on the database, for tests of what they can do.
+ */
+export function outsiderUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = 'moor_outsider';
+  parsed.password = 'outsider';
+  parsed.searchParams.delete('schema');
+  return parsed.toString();
+}
