@@ -8,6 +8,8 @@ import type { ClusterMessage } from './bus.js';
 
 export interface BusEnvelope {
   readonly from: string;
+  /** The sender's number for this message (1, 2, …): a receiver accepts each once. */
+  readonly seq: number;
   readonly message?: ClusterMessage;
   readonly ref?: string;
 }
@@ -48,8 +50,9 @@ export function clusterMessageOf(value: unknown): ClusterMessage | undefined {
 }
 
 /**
- * The envelope when `payload` parses to one: a sender and either a message
- * of moor's shape or a reference (digits) to a spilled payload row.
+ * The envelope when `payload` parses to one: a sender, its message number,
+ * and either a message of moor's shape or a reference (digits) to a spilled
+ * payload row.
  */
 export function busEnvelopeOf(payload: string): BusEnvelope | undefined {
   let value: unknown;
@@ -59,11 +62,12 @@ export function busEnvelopeOf(payload: string): BusEnvelope | undefined {
     return undefined;
   }
   if (!isRecord(value) || typeof value.from !== 'string') return undefined;
+  const { from, seq } = value;
+  if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return undefined;
   if (value.message !== undefined) {
     const message = clusterMessageOf(value.message);
-    return message === undefined ? undefined : { from: value.from, message };
+    return message === undefined ? undefined : { from, seq, message };
   }
-  if (typeof value.ref === 'string' && /^[0-9]{1,19}$/.test(value.ref))
-    return { from: value.from, ref: value.ref };
+  if (typeof value.ref === 'string' && /^[0-9]{1,19}$/.test(value.ref)) return { from, seq, ref: value.ref };
   return undefined;
 }

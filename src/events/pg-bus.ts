@@ -25,6 +25,7 @@ import {
 } from './bus.js';
 import { type BusEnvelope, busEnvelopeOf } from './bus-message-shape.js';
 import { sessionTag, signPayload, verifiedBody } from './bus-seal.js';
+import { ReplayWindow } from './replay-window.js';
 
 /** NOTIFY refuses payloads of 8000 bytes and more; keep a margin. */
 export const NOTIFY_LIMIT_BYTES = 7_900;
@@ -71,6 +72,9 @@ export class PgBus implements ClusterBus {
   /** Payloads heard on the channel and dropped: unsigned or badly signed, malformed, or unreadable. */
   droppedMessages = 0;
   #droppedSinceLog = 0;
+  /** This daemon's last message number. */
+  #seq = 0;
+  readonly #heard = new ReplayWindow();
   #lastDropLogAt: number | undefined;
 
   private constructor(options: PgBusOptions) {
@@ -161,6 +165,7 @@ export class PgBus implements ClusterBus {
       const envelope = busEnvelopeOf(body);
       if (envelope === undefined) return this.#drop('not a moor message');
       if (envelope.from === this.daemonId) return;
+      if (!this.#heard.accept(envelope.from, envelope.seq)) return this.#drop('heard before');
       const message = envelope.message ?? (await this.#spilled(envelope.ref));
       if (message === undefined) return this.#drop('large message unreadable');
       if (this.#closed) return;
@@ -201,8 +206,9 @@ export class PgBus implements ClusterBus {
     return sessionTag(this.#options.keys.sessionTag, sessionKey);
   }
 
-  #signed(envelope: Envelope): string {
-    return signPayload(this.#options.keys.bus, JSON.stringify(envelope));
+  #signed(envelope: Omit<Envelope, 'seq'>): string {
+    this.#seq += 1;
+    return signPayload(this.#options.keys.bus, JSON.stringify({ ...envelope, seq: this.#seq }));
   }
 
   async publish(message: ClusterMessage): Promise<void> {

@@ -161,6 +161,7 @@ describe.skipIf(url === null)('PgBus', () => {
     b.subscribe((message) => heard.push(message));
     const cancel = JSON.stringify({
       from: 'daemon-0',
+      seq: 1,
       message: { kind: 'task-cancel', taskId: 't1', leaseOwner: 'daemon-1' },
     });
     const signed = signPayload(keys.bus, cancel);
@@ -177,7 +178,7 @@ describe.skipIf(url === null)('PgBus', () => {
       `${signed.slice(0, 44)}${cancel.replace('t1', 't2')}`,
       signed.slice(1),
       signPayload(keys.sessionTag, cancel),
-      signPayload(keys.bus, JSON.stringify({ from: 'daemon-0', ref: rows[0]?.id })),
+      signPayload(keys.bus, JSON.stringify({ from: 'daemon-0', seq: 2, ref: rows[0]?.id })),
     ];
     for (const payload of forged) await pool.query('SELECT pg_notify($1, $2)', [a.channel, payload]);
     // The reference is dropped once its row was read: after a query of its own, in no fixed order.
@@ -187,6 +188,31 @@ describe.skipIf(url === null)('PgBus', () => {
     expect((await real).message).toEqual({ kind: 'task-status', taskId: 'after' });
     expect(heard).toEqual([{ kind: 'task-status', taskId: 'after' }]);
     expect(b.droppedMessages).toBe(forged.length);
+  });
+
+  it('acts on a signed message once: the same payload sent again is dropped', async () => {
+    const { buses, pool } = await cluster(2);
+    const [a, b] = buses as [PgBus, PgBus];
+    const listener = await pool.connect();
+    cleanups.push(async () => listener.release());
+    const onChannel: string[] = [];
+    listener.on('notification', (n) => onChannel.push(n.payload ?? ''));
+    await listener.query(`LISTEN "${a.channel}"`);
+    const heard: ClusterMessage[] = [];
+    b.subscribe((message) => heard.push(message));
+    const first = nextMessage(b);
+    await a.publish({ kind: 'list-changed', roomKey: '/repo', list: 'tools' });
+    await first;
+    await until(() => onChannel.length === 1);
+    for (let i = 0; i < 3; i++) await pool.query('SELECT pg_notify($1, $2)', [a.channel, onChannel[0]]);
+    await until(() => b.droppedMessages === 3);
+    const next = nextMessage(b);
+    await a.publish({ kind: 'task-status', taskId: 'after' });
+    expect((await next).message).toEqual({ kind: 'task-status', taskId: 'after' });
+    expect(heard).toEqual([
+      { kind: 'list-changed', roomKey: '/repo', list: 'tools' },
+      { kind: 'task-status', taskId: 'after' },
+    ]);
   });
 
   it('never puts a task-input’s answers on the channel: they travel through the payload table', async () => {
