@@ -3,7 +3,10 @@
  * daemon and never its sender, a message too large for NOTIFY arrives
  * whole, and after the listener's backend is terminated the bus reconnects,
  * hears messages again and asks its subscribers to re-read what changed.
- * Plus the in-memory hub the single daemon uses.
+ * What is not a signed moor message (unsigned, signed with another key,
+ * altered, a signed reference to an unsigned row, a replay) is dropped and
+ * counted; a task-input's answers never appear on the channel. Plus the
+ * in-memory hub the single daemon uses.
  */
 import type pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
