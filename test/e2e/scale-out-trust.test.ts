@@ -141,7 +141,11 @@ beforeAll(async () => {
   });
   for (const url of [cluster.url, ...cluster.daemons.map((d) => d.url)]) rememberToken(url, cluster.token);
   outsider = new pg.Client({ connectionString: outsiderUrl(server) });
-  await outsider.connect();
+  await outsider.connect().catch((error: Error) => {
+    throw new Error(
+      `the role moor_outsider (scripts/pg-cluster.sh creates it) cannot connect: ${error.message}`,
+    );
+  });
   outsider.on('notification', (n) => heard.push(n.payload ?? ''));
   await outsider.query(`LISTEN "${channelFor(schema)}"`);
 }, 60_000);
