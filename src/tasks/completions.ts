@@ -139,7 +139,7 @@ export class CompletionWriter<T> {
         });
         return;
       }
-      this.#keep(batch, retried);
+      this.#keep(batch, batch.length - retried);
       throw error;
     }
     this.#writing = [];
@@ -150,10 +150,11 @@ export class CompletionWriter<T> {
   }
 
   /** Keeps a batch the store could not take, within the budget, and schedules the next try. */
-  #keep(batch: readonly Held<T>[], retried: number): void {
-    if (retried === 0)
+  #keep(batch: readonly Held<T>[], fresh: number): void {
+    if (fresh > 0)
       this.#options.log?.('task completions kept: the store cannot be reached; retrying until it answers', {
-        tasks: batch.length,
+        tasks: fresh,
+        unwritten: batch.length,
       });
     let bytes = 0;
     this.#unwritten = batch.map((held) => {

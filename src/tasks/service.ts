@@ -261,7 +261,15 @@ export class TaskService {
     if (text === runtime.lastMessage || !this.#runtimes.has(runtime.id)) return;
     runtime.lastMessage = text;
     if (runtime.outstanding.size > 0) return; // waiting on input: the status stays input_required
-    if (await this.store.setWorking(runtime.id, text, this.#now())) this.#changed(runtime.id);
+    let written: boolean;
+    try {
+      written = await this.store.setWorking(runtime.id, text, this.#now());
+    } catch (error) {
+      // A status message is a hint: the work goes on without it, and its next one says more.
+      if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') return;
+      throw error;
+    }
+    if (written) this.#changed(runtime.id);
   }
 
   /** The task if `ownerKey` owns it and it has not expired; else the not-found error. */

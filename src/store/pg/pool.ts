@@ -43,6 +43,10 @@ export async function openPgPool(options: PgConnectOptions): Promise<pg.Pool> {
   const pool = new pg.Pool({ ...pgClientConfig(options), max: options.max ?? 10 });
   // An idle connection the server drops must not crash the daemon; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one checked out (a transaction's): the driver emits the drop as an 'error' event besides
+  // failing the query, and with no listener that event is an uncaught exception. The query's
+  // rejection is what its caller handles; the pool discards the broken connection on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await pool.query('SELECT 1');
   } catch (error) {

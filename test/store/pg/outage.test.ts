@@ -55,4 +55,40 @@ describe.skipIf(url === null)('PostgreSQL outage', () => {
     expect((await store.get('before', 3))?.id).toBe('before');
     expect(await store.get('during', 3)).toBeUndefined();
   });
+
+  it('survives the server dropping a connection that is checked out, between two queries of a transaction', async () => {
+    const target = new URL(url ?? '');
+    const link = await cuttableLink(target.hostname, Number(target.port || 5432));
+    cleanups.push(() => link.close());
+    const pool = await openPgPool({ url: viaLink(url ?? '', link), schema: freshSchema() });
+    cleanups.push(() => pool.end().catch(() => {}));
+    const client = await pool.connect();
+    await client.query('BEGIN');
+    // Without a listener of moor's, the driver's 'error' event for the drop is an uncaught exception.
+    const uncaught: unknown[] = [];
+    const listeners = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    let record: (error: unknown) => void = () => {};
+    const dropped = new Promise<void>((resolve) => {
+      client.once('end', resolve);
+      record = (error) => {
+        uncaught.push(error);
+        resolve();
+      };
+    });
+    process.on('uncaughtException', record);
+    try {
+      link.cut();
+      await dropped;
+    } finally {
+      process.removeListener('uncaughtException', record);
+      for (const listener of listeners) process.on('uncaughtException', listener);
+    }
+    const failed = await client.query('COMMIT').catch((e: unknown) => e);
+    client.release(failed as Error);
+    expect(uncaught).toEqual([]);
+    expect(failed).toBeInstanceOf(Error);
+    link.restore();
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
 });
