@@ -108,9 +108,14 @@ function answerOutagesInRegistryWords(pool: pg.Pool): void {
     try {
       return await query(...args);
     } catch (error) {
-      if (isStoreOutage(error))
-        throw new MoorError('STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { executed: false });
-      throw error;
+      throw inRegistryWords(error);
     }
   };
+}
+
+/** An outage as STORE_UNAVAILABLE; any other error as it is. Also for a checked-out connection's queries. */
+export function inRegistryWords(error: unknown): unknown {
+  return isStoreOutage(error)
+    ? new MoorError('STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { executed: false })
+    : error;
 }
