@@ -33,7 +33,9 @@ export interface CompletionWriterOptions<T> {
   /** The terminal write an entry stands for, computed once, at its first commit. */
   toFinish(entry: T): TaskFinish;
   /** After the commit, per entry: whether its write applied (false: the task had already ended). */
-  committed(entry: T, applied: boolean): void;
+  committed(entry: T, applied: boolean, finish: TaskFinish): void;
+  /** The entry holding no result: what stays of one whose result is past the budget. */
+  withoutResult(entry: T): T;
   /** How many bytes of results are kept while the store is unreachable. */
   readonly unwrittenResultBytes?: number | undefined;
   log?(message: string, fields?: Record<string, unknown>): void;
@@ -146,7 +148,8 @@ export class CompletionWriter<T> {
     this.#retryMs = FIRST_RETRY_MS;
     if (retried > 0)
       this.#options.log?.('kept task completions written: the store answers again', { tasks: retried });
-    for (const [i, held] of batch.entries()) this.#options.committed(held.entry, applied[i] === true);
+    for (const [i, held] of batch.entries())
+      this.#options.committed(held.entry, applied[i] === true, held.finish);
   }
 
   /** Keeps a batch the store could not take, within the budget, and schedules the next try. */
@@ -170,7 +173,7 @@ export class CompletionWriter<T> {
           bytes: size,
         },
       );
-      return { entry: held.entry, finish: notKept(held.finish.id) };
+      return { entry: this.#options.withoutResult(held.entry), finish: notKept(held.finish.id) };
     });
     if (this.#closed || this.#retry !== undefined) return;
     this.#retry = setTimeout(() => {

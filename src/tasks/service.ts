@@ -98,16 +98,17 @@ export class TaskService {
       idOf: ({ runtime }) => runtime.id,
       unwrittenResultBytes: options.unwrittenResultBytes,
       toFinish: ({ runtime, outcome }) => this.#finishOf(runtime, outcome),
-      committed: ({ runtime, outcome }, applied) => {
+      committed: ({ runtime }, applied, finish) => {
         if (applied) this.#changed(runtime.id);
         else if (!runtime.cancelRequested)
           options.log?.(
-            'error' in outcome
+            finish.status === 'failed'
               ? 'a task failed after it had ended'
               : 'a task result arrived after it had ended; dropped',
             { task: runtime.id },
           );
       },
+      withoutResult: ({ runtime }) => ({ runtime, outcome: {} }),
       log: options.log,
     });
     this.#peers = new TaskPeers({
