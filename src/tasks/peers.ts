@@ -36,6 +36,8 @@ export interface PeersHost {
 export class TaskPeers {
   readonly #host: PeersHost;
   readonly #unsubscribe: () => void;
+  /** Since when the store has answered our lease checks (-Infinity: no outage seen). */
+  #answeringSince = Number.NEGATIVE_INFINITY;
 
   constructor(host: PeersHost) {
     this.#host = host;
@@ -71,6 +73,15 @@ export class TaskPeers {
     return store.shared && task.leaseOwner !== incarnation && task.leaseExpiresAt > now;
   }
 
+  /**
+   * The store could not be reached. Nor could the peers reach it, most
+   * likely, so their leases ran out without their being dead: expire none
+   * until they have had a full lease to renew.
+   */
+  storeUnreachable(): void {
+    this.#answeringSince = Number.POSITIVE_INFINITY;
+  }
+
   /** Renews our leases (acting on recorded cancellations), then fails expired tasks of other daemons. */
   async checkLeases(): Promise<void> {
     const host = this.#host;
@@ -80,6 +91,8 @@ export class TaskPeers {
       const runtime = host.runtime(id);
       if (runtime !== undefined && !runtime.cancelRequested) await host.cancelHere(runtime);
     }
+    if (this.#answeringSince === Number.POSITIVE_INFINITY) this.#answeringSince = now;
+    if (now - this.#answeringSince < host.leaseMs) return;
     const error = { code: JsonRpcCode.InternalError, message: LEASE_EXPIRED_MESSAGE };
     for (const id of await host.store.interruptExpired(host.incarnation, now, error, now)) host.changed(id);
   }

@@ -35,6 +35,10 @@ export interface TaskServiceOptions {
   /** How often expired rows are deleted (default: min(retention, 60 s)); 0 disables. */
   readonly sweepIntervalMs?: number | undefined;
   readonly now?: () => number;
+  /** Bytes of finished tasks' results kept while the store cannot take them (default 64 MiB). */
+  readonly unwrittenResultBytes?: number | undefined;
+  /** How long close() tries once more to write completions the store has not taken (default 2 s). */
+  readonly closeFlushMs?: number | undefined;
   /** A task's row changed: here ('local'), or on another daemon ('remote', read it from the store). */
   onStatusChange?(taskId: string, origin: 'local' | 'remote'): void;
   /** Unexpected failures of task work (never stdout). */

@@ -12,10 +12,12 @@
  * commits what is waiting first: a task is never reported finished before
  * its row says so, and a crash can only lose a result no client has seen
  * (the task then reads failed "interrupted", as if the crash had come a
- * moment earlier).
+ * moment earlier). A completion the store cannot take yet is kept and
+ * retried, and its task's lease stays renewed as if it still ran, so no
+ * peer fails it "interrupted" meanwhile.
  */
 import { ProtocolError } from '@modelcontextprotocol/server';
-import { JsonRpcCode } from '../errors.js';
+import { isMoorError, JsonRpcCode } from '../errors.js';
 import { type ClusterBus, type ClusterMessage, localBus } from '../events/bus.js';
 import { protocolError } from '../host/protocol-error.js';
 import { TASKS_EXTENSION_ID } from '../protocol/constants.js';
@@ -23,8 +25,8 @@ import { captureTrace } from '../protocol/trace-scope.js';
 import type { TaskFinish, TaskRecord, TaskStore } from '../store/task-store.js';
 import { RUNNING_STATUSES } from '../store/task-store.js';
 import { cancelHere } from './cancellation.js';
-import { CompletionQueue } from './completions.js';
-import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from './defaults.js';
+import { CompletionWriter } from './completions.js';
+import { DEFAULT_CLOSE_FLUSH_MS, DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS } from './defaults.js';
 import { answerInput, requestInput } from './input-rounds.js';
 import { TaskPeers } from './peers.js';
 import { Runtime } from './runtime.js';
@@ -42,6 +44,7 @@ export {
 } from './wire.js';
 
 export const TASKS_EXTENSION = TASKS_EXTENSION_ID;
+export { RESULT_NOT_KEPT_MESSAGE } from './completions.js';
 export { INTERRUPTED_MESSAGE, LEASE_EXPIRED_MESSAGE } from './peers.js';
 export const SHUTDOWN_MESSAGE = 'Task interrupted: the daemon shut down';
 export { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS };
@@ -70,7 +73,7 @@ export class TaskService {
   /** The row writes input-rounds.ts and cancellation.ts make for the tasks running here. */
   readonly #writer: TaskWriter;
   #closed = false;
-  readonly #completions: CompletionQueue<Settled>;
+  readonly #completions: CompletionWriter<Settled>;
   /** Tasks the start failed "interrupted" (0 until `ready`). */
   interruptedAtStart = 0;
 
@@ -89,20 +92,23 @@ export class TaskService {
       changed: (id) => this.#changed(id),
       background: (work, failure) => this.#background(work, failure),
     };
-    this.#completions = new CompletionQueue<Settled>({
+    this.#completions = new CompletionWriter<Settled>({
       store: this.store,
       now: this.#now,
+      idOf: ({ runtime }) => runtime.id,
+      unwrittenResultBytes: options.unwrittenResultBytes,
       toFinish: ({ runtime, outcome }) => this.#finishOf(runtime, outcome),
-      committed: ({ runtime, outcome }, applied) => {
+      committed: ({ runtime }, applied, finish) => {
         if (applied) this.#changed(runtime.id);
         else if (!runtime.cancelRequested)
           options.log?.(
-            'error' in outcome
+            finish.status === 'failed'
               ? 'a task failed after it had ended'
               : 'a task result arrived after it had ended; dropped',
             { task: runtime.id },
           );
       },
+      withoutResult: ({ runtime }) => ({ runtime, outcome: {} }),
       log: options.log,
     });
     this.#peers = new TaskPeers({
@@ -112,7 +118,8 @@ export class TaskService {
       bus: this.bus,
       now: this.#now,
       runtime: (id) => this.#runtimes.get(id),
-      runningIds: () => [...this.#runtimes.keys()],
+      // A task whose completion is not written yet still reads "working": its lease is still ours.
+      runningIds: () => [...this.#runtimes.keys(), ...this.#completions.unwrittenIds()],
       cancelHere: (runtime) => cancelHere(runtime, this.#writer),
       answer: (runtime, responses) => answerInput(runtime, responses, this.#writer),
       changed: (id) => this.#changed(id),
@@ -149,6 +156,11 @@ export class TaskService {
 
   get running(): number {
     return this.#runtimes.size;
+  }
+
+  /** The tasks that finished here whose completion the store has not taken yet. */
+  unwrittenCompletions(): string[] {
+    return this.#completions.unwrittenIds();
   }
 
   /** Creates a working task owned by `ownerKey`; committed when the promise resolves. */
@@ -250,7 +262,15 @@ export class TaskService {
     if (text === runtime.lastMessage || !this.#runtimes.has(runtime.id)) return;
     runtime.lastMessage = text;
     if (runtime.outstanding.size > 0) return; // waiting on input: the status stays input_required
-    if (await this.store.setWorking(runtime.id, text, this.#now())) this.#changed(runtime.id);
+    let written: boolean;
+    try {
+      written = await this.store.setWorking(runtime.id, text, this.#now());
+    } catch (error) {
+      // A status message is a hint: the work goes on without it, and its next one says more.
+      if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') return;
+      throw error;
+    }
+    if (written) this.#changed(runtime.id);
   }
 
   /** The task if `ownerKey` owns it and it has not expired; else the not-found error. */
@@ -308,7 +328,14 @@ export class TaskService {
   async checkLeases(): Promise<void> {
     if (this.#closed) return;
     await this.ready;
-    await this.#peers.checkLeases();
+    try {
+      // Kept completions first: written, their tasks need no lease (and a down store fails both alike).
+      await this.#completions.flush();
+      await this.#peers.checkLeases();
+    } catch (error) {
+      if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') this.#peers.storeUnreachable();
+      throw error;
+    }
   }
 
   /** The DetailedTask for tasks/get. */
@@ -316,14 +343,18 @@ export class TaskService {
     return detailedTask(task);
   }
 
-  /** Stops the timers; fails the tasks still running (their work is aborted). */
+  /**
+   * Stops the timers; tries once more, briefly, to write the completions the
+   * store has not taken (and logs those it still has not); fails the tasks
+   * still running (their work is aborted).
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     for (const timer of this.#timers) clearInterval(timer);
     this.#peers.close();
     await this.ready.catch(() => {});
-    await this.#completions.flush();
+    await this.#completions.close(this.#options.closeFlushMs ?? DEFAULT_CLOSE_FLUSH_MS);
     const runtimes = [...this.#runtimes.values()];
     this.#runtimes.clear();
     const error = { code: JsonRpcCode.InternalError, message: SHUTDOWN_MESSAGE };

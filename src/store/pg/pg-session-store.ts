@@ -13,6 +13,7 @@ import {
   sessionFromRows,
 } from '../session-row.js';
 import type { SessionRecord, SessionStore, SessionSummary } from '../session-store.js';
+import { inRegistryWords } from './pool.js';
 
 export class PgSessionStore implements SessionStore {
   readonly #pool: pg.Pool;
@@ -35,7 +36,9 @@ export class PgSessionStore implements SessionStore {
 
   async save(record: SessionRecord): Promise<void> {
     const rows = bindingPositions(record);
-    const client = await this.#pool.connect();
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw inRegistryWords(error);
+    });
     try {
       await client.query('BEGIN');
       await client.query(
@@ -66,7 +69,8 @@ export class PgSessionStore implements SessionStore {
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
-      throw error;
+      // The transaction's connection is not the pool's query(): its outages need the same words.
+      throw inRegistryWords(error);
     } finally {
       client.release();
     }

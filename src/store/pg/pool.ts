@@ -43,6 +43,10 @@ export async function openPgPool(options: PgConnectOptions): Promise<pg.Pool> {
   const pool = new pg.Pool({ ...pgClientConfig(options), max: options.max ?? 10 });
   // An idle connection the server drops must not crash the daemon; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one checked out (a transaction's): the driver emits the drop as an 'error' event besides
+  // failing the query, and with no listener that event is an uncaught exception. The query's
+  // rejection is what its caller handles; the pool discards the broken connection on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await pool.query('SELECT 1');
   } catch (error) {
@@ -104,9 +108,14 @@ function answerOutagesInRegistryWords(pool: pg.Pool): void {
     try {
       return await query(...args);
     } catch (error) {
-      if (isStoreOutage(error))
-        throw new MoorError('STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { executed: false });
-      throw error;
+      throw inRegistryWords(error);
     }
   };
+}
+
+/** An outage as STORE_UNAVAILABLE; any other error as it is. Also for a checked-out connection's queries. */
+export function inRegistryWords(error: unknown): unknown {
+  return isStoreOutage(error)
+    ? new MoorError('STORE_UNAVAILABLE', STORE_UNAVAILABLE_MESSAGE, { executed: false })
+    : error;
 }
