@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../errors.js';
-import type { Corpus } from '../../packs/decisions/corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../../packs/decisions/corpus/corpus-view.js';
 import type { Decision, SupersessionEdge } from '../../packs/decisions/corpus/model.js';
 import { withLocalTools } from './local.js';
 import type { ResolvedWorkspace } from './options.js';

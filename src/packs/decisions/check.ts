@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Corpus } from './corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from './corpus/corpus-view.js';
 import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
 import { brokenLinks } from './record-links.js';
 import { reviewDateOf, todayUtc } from './record-review.js';

@@ -13,6 +13,7 @@ import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
 import { shouldSplit, WorkerShare } from './load/parallel.js';
 import { RecordStore, type RefreshStats } from './load/records.js';
+import type { DecisionCorpus } from './corpus-view.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
 import { isFolderIndexName, isMarkdownFile } from './read/identity.js';
 import { loadNavTitles } from './read/nav.js';
@@ -64,7 +65,7 @@ export const DEFAULT_RECHECK_MS = 30_000;
 /** A burst of editor events (write, rename, chmod) within this window becomes one refresh. */
 const DEBOUNCE_MS = 3;
 
-export class Corpus {
+export class Corpus implements DecisionCorpus {
   readonly workspaceRoot: string;
   readonly corpusDir: string;
   private readonly ctx: ScanContext;

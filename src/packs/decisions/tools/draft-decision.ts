@@ -18,7 +18,7 @@ import type { InputResponse } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
-import type { Corpus } from '../corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../corpus/corpus-view.js';
 import type { DecisionFormat } from '../corpus/model.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { maxBytes } from './shared.js';

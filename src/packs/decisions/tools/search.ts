@@ -2,6 +2,7 @@
  * search_decisions: ranked full-text search over titles and bodies.
  */
 import { z } from 'zod';
+import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
 import type { Decision } from '../corpus/model.js';
 import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
@@ -24,6 +25,12 @@ const input = z.strictObject({
   since: isoDateSchema.optional().describe('Only decisions dated on or after this day (YYYY-MM-DD).'),
   until: isoDateSchema.optional().describe('Only decisions dated on or before this day (YYYY-MM-DD).'),
   tag: z.string().min(1).max(200).optional().describe('Only decisions with this tag (case-insensitive).'),
+  log: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('In a repository with several decision logs (a monorepo), search only this one (its name, as in billing:0003).'),
   limit: z
     .number()
     .int()
@@ -60,11 +67,13 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const status = args.status ?? null;
-    const { since, until, tag } = args;
+    const { since, until, tag, log } = args;
+    if (log !== undefined) checkLog(ctx.state, log);
     // Without the new filters the key is as before, so cursors handed out earlier stay valid.
     const filterKey =
       since || until || tag ? `\u0000${since ?? ''}\u0000${until ?? ''}\u0000${tag ?? ''}` : '';
-    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}${filterKey}`;
+    const logKey = log === undefined ? '' : `\u0000log\u0000${log}`;
+    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}${filterKey}${logKey}`;
     const offset = args.cursor ? decodeSearchCursor(args.cursor, queryKey, corpus.fingerprint) : 0;
     const wantedTag = tag?.toLowerCase();
     const filter =
@@ -74,7 +83,7 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
             (since === undefined || (d.date !== null && d.date >= since)) &&
             (until === undefined || (d.date !== null && d.date <= until)) &&
             (wantedTag === undefined || d.tags.some((t) => t.toLowerCase() === wantedTag));
-    const found = corpus.search(args.query, { status: args.status, filter, offset, limit: args.limit });
+    const found = corpus.search(args.query, { status: args.status, filter, offset, limit: args.limit, log });
     const next = offset + found.hits.length;
     const structured = {
       query: args.query,
@@ -91,6 +100,18 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
     return { structured, text: render(structured, offset) };
   },
 });
+
+/** A log name must be one the workspace has; a single-log repository has none to choose. */
+function checkLog(state: DecisionsState, log: string): void {
+  const names = state.kind === 'loaded' ? (state.logs ?? []).map((l) => l.name) : [];
+  if (names.includes(log)) return;
+  throw new ToolError(
+    'INVALID_ARGUMENTS',
+    names.length === 0
+      ? `log "${log}": this repository keeps a single decision log; search without log.`
+      : `log "${log}" is not one of this repository's decision logs: ${names.join(', ')}.`,
+  );
+}
 
 function render(result: z.infer<typeof output>, offset: number): string {
   const filter = result.status ? ` with status ${result.status}` : '';
