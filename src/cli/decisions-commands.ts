@@ -21,7 +21,14 @@ import { fail, printToolResult } from './output.js';
 import { visibleText } from './visible-text.js';
 
 const search = defineCommand<
-  CommonOptions & { status?: string; limit?: number; since?: string; until?: string; tag?: string; log?: string }
+  CommonOptions & {
+    status?: string;
+    limit?: number;
+    since?: string;
+    until?: string;
+    tag?: string;
+    log?: string;
+  }
 >({
   name: 'search',
   description: 'ranked full-text search',

@@ -117,7 +117,9 @@ function openLogs(
       corpusDir: place.dir,
       watch: options.watch,
       deferSearchIndex: options.deferSearchIndex,
-      ...(announcer === undefined ? {} : { onChange: (c: CorpusChanges) => announcer.note(prefixed(place.name, c)) }),
+      ...(announcer === undefined
+        ? {}
+        : { onChange: (c: CorpusChanges) => announcer.note(prefixed(place.name, c)) }),
     }),
   }));
   return {

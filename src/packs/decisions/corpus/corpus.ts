@@ -7,13 +7,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../../errors.js';
+import type { DecisionCorpus } from './corpus-view.js';
 import { isInside, realpathOrNull, toPosix } from './find/paths.js';
 import { inspect, type ScanContext, walk } from './find/scan.js';
 import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
 import { shouldSplit, WorkerShare } from './load/parallel.js';
 import { RecordStore, type RefreshStats } from './load/records.js';
-import type { DecisionCorpus } from './corpus-view.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
 import { isFolderIndexName, isMarkdownFile } from './read/identity.js';
 import { loadNavTitles } from './read/nav.js';

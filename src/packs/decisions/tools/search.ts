@@ -2,11 +2,11 @@
  * search_decisions: ranked full-text search over titles and bodies.
  */
 import { z } from 'zod';
-import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
 import type { Decision } from '../corpus/model.js';
 import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
 import { corpusOf, type DecisionsState } from '../state.js';
+import { checkLog, logNameSchema } from './log-choice.js';
 import { decisionSummarySchema, describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
 
 export const MAX_QUERY_BYTES = 1024;
@@ -25,12 +25,11 @@ const input = z.strictObject({
   since: isoDateSchema.optional().describe('Only decisions dated on or after this day (YYYY-MM-DD).'),
   until: isoDateSchema.optional().describe('Only decisions dated on or before this day (YYYY-MM-DD).'),
   tag: z.string().min(1).max(200).optional().describe('Only decisions with this tag (case-insensitive).'),
-  log: z
-    .string()
-    .min(1)
-    .max(200)
+  log: logNameSchema
     .optional()
-    .describe('In a repository with several decision logs (a monorepo), search only this one (its name, as in billing:0003).'),
+    .describe(
+      'In a repository with several decision logs (a monorepo), search only this one (its name, as in billing:0003).',
+    ),
   limit: z
     .number()
     .int()
@@ -100,18 +99,6 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
     return { structured, text: render(structured, offset) };
   },
 });
-
-/** A log name must be one the workspace has; a single-log repository has none to choose. */
-function checkLog(state: DecisionsState, log: string): void {
-  const names = state.kind === 'loaded' ? (state.logs ?? []).map((l) => l.name) : [];
-  if (names.includes(log)) return;
-  throw new ToolError(
-    'INVALID_ARGUMENTS',
-    names.length === 0
-      ? `log "${log}": this repository keeps a single decision log; search without log.`
-      : `log "${log}" is not one of this repository's decision logs: ${names.join(', ')}.`,
-  );
-}
 
 function render(result: z.infer<typeof output>, offset: number): string {
   const filter = result.status ? ` with status ${result.status}` : '';

@@ -70,11 +70,16 @@ describe('a workspace of several decision logs', () => {
 
   it('search covers every log, or only the one named by log', async () => {
     ws = monorepo();
-    expect(hitIds(await call(searchDecisions, ws, { query: 'postgres' }))).toEqual(['billing:0001', 'auth:0001']);
+    expect(hitIds(await call(searchDecisions, ws, { query: 'postgres' }))).toEqual([
+      'billing:0001',
+      'auth:0001',
+    ]);
     const auth = await call(searchDecisions, ws, { query: 'postgres', log: 'auth' });
     expect(hitIds(auth)).toEqual(['auth:0001']);
     expect(auth.structured.total).toBe(1);
-    expect(auth.text).toContain('- auth:0001 Session tokens are opaque [accepted, 2025-02-10] services/auth/decisions/');
+    expect(auth.text).toContain(
+      '- auth:0001 Session tokens are opaque [accepted, 2025-02-10] services/auth/decisions/',
+    );
   });
 
   it('search refuses a log the workspace does not have, naming the ones it has', async () => {
@@ -103,7 +108,9 @@ describe('a workspace of several decision logs', () => {
       path: 'packages/billing/docs/adr/0001-store-invoices-in-postgres.md',
     });
     expect((await call(getDecision, ws, { ref: 'auth:1' })).structured.id).toBe('auth:0001');
-    await expect(call(getDecision, ws, { ref: '0001' })).rejects.toMatchObject({ code: 'DECISION_AMBIGUOUS' });
+    await expect(call(getDecision, ws, { ref: '0001' })).rejects.toMatchObject({
+      code: 'DECISION_AMBIGUOUS',
+    });
     await expect(call(getDecision, ws, { ref: 'billing:0009' })).rejects.toMatchObject({
       code: 'DECISION_NOT_FOUND',
     });

@@ -21,7 +21,14 @@ export interface DecisionLogPlace {
 }
 
 /** Folders that hold dependencies or build output, never a package's own records. */
-const NOT_PACKAGES: ReadonlySet<string> = new Set(['node_modules', 'vendor', 'dist', 'build', 'target', 'out']);
+const NOT_PACKAGES: ReadonlySet<string> = new Set([
+  'node_modules',
+  'vendor',
+  'dist',
+  'build',
+  'target',
+  'out',
+]);
 
 /** How far below the root a package folder may sit (`billing/`, `packages/billing/`). */
 const MAX_DEPTH = 2;
@@ -70,7 +77,14 @@ export function listedLogs(root: string, dirs: readonly string[]): DecisionLogPl
 /** The package a decision folder belongs to: the folder above its conventional path (`docs/adr`), else its parent. */
 function packageOf(root: string, dir: string): string {
   const rel = toPosix(path.relative(root, dir));
-  for (const tail of ['docs/adr', 'docs/decisions', 'docs/architecture/decisions', 'doc/adr', 'adr', 'decisions']) {
+  for (const tail of [
+    'docs/adr',
+    'docs/decisions',
+    'docs/architecture/decisions',
+    'doc/adr',
+    'adr',
+    'decisions',
+  ]) {
     if (rel.endsWith(`/${tail}`)) return path.join(root, rel.slice(0, -tail.length - 1));
   }
   return path.dirname(dir);
@@ -83,7 +97,9 @@ function nameLogs(root: string, logs: readonly { dir: string; owner: string }[])
   for (const l of logs) counts.set(base(l.owner), (counts.get(base(l.owner)) ?? 0) + 1);
   return logs.map((l) => ({
     name:
-      (counts.get(base(l.owner)) ?? 0) > 1 ? toPosix(path.relative(root, l.owner)).replaceAll('/', '-') : base(l.owner),
+      (counts.get(base(l.owner)) ?? 0) > 1
+        ? toPosix(path.relative(root, l.owner)).replaceAll('/', '-')
+        : base(l.owner),
     dir: l.dir,
     owner: l.owner,
   }));

@@ -13,7 +13,11 @@ export interface LogSearcher {
   wrap(decision: Decision): Decision;
 }
 
-export function searchLogs(logs: readonly LogSearcher[], query: string, options: SearchOptions = {}): SearchResult {
+export function searchLogs(
+  logs: readonly LogSearcher[],
+  query: string,
+  options: SearchOptions = {},
+): SearchResult {
   const offset = Math.max(0, options.offset ?? 0);
   const limit = Math.max(0, options.limit ?? 10);
   const answers = logs.map((log) => ({

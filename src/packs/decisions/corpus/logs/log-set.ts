@@ -16,8 +16,8 @@ import type { GoverningAnswer, GoverningEntry } from '../resolve/governs.js';
 import type { SuccessorChain } from '../resolve/graph.js';
 import type { ResolveResult } from '../resolve/resolve.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
-import { LoggedDecision, namespacedId } from './logged-decision.js';
 import { searchLogs } from './log-search.js';
+import { LoggedDecision, namespacedId } from './logged-decision.js';
 
 export interface DecisionLog {
   readonly name: string;
@@ -242,7 +242,11 @@ export class LogSet implements DecisionCorpus {
   }
 
   private entryOf(v: LogView, e: GoverningEntry): GoverningEntry {
-    return { decision: v.wrap(e.decision), globs: e.globs, replaced: e.replaced.map((id) => namespacedId(v.name, id)) };
+    return {
+      decision: v.wrap(e.decision),
+      globs: e.globs,
+      replaced: e.replaced.map((id) => namespacedId(v.name, id)),
+    };
   }
 
   /**
@@ -255,7 +259,9 @@ export class LogSet implements DecisionCorpus {
       const other = this.splitRef(id);
       if (other === null) return { id, path: null };
       const r = other.view.log.corpus.resolve(other.rest);
-      return r.kind === 'found' ? { id: namespacedId(other.view.name, r.decision.id), path: r.decision.path } : { id, path: null };
+      return r.kind === 'found'
+        ? { id: namespacedId(other.view.name, r.decision.id), path: r.decision.path }
+        : { id, path: null };
     };
     const from = side(e.from, e.fromPath);
     const to = side(e.to, e.toPath);
