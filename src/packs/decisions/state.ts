@@ -8,7 +8,13 @@ import { type AnnounceTimer, ChangeAnnouncer } from './announce.js';
 import { type CorpusChanges, loadCorpus } from './corpus/corpus.js';
 import type { DecisionCorpus } from './corpus/corpus-view.js';
 import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/find/discover.js';
-import { type DecisionLogPlace, findPackageLogs } from './corpus/find/discover-logs.js';
+import {
+  type DecisionLogPlace,
+  findPackageLogs,
+  type ListedDirs,
+  listedLogs,
+  readListedDirs,
+} from './corpus/find/discover-logs.js';
 import { LogSet } from './corpus/logs/log-set.js';
 import { namespacedPath } from './corpus/logs/logged-decision.js';
 import { decisionUriOf } from './decision-uri.js';
@@ -53,9 +59,20 @@ export function openDecisions(
   options: DecisionsOptions,
   announce?: RoomAnnouncer,
 ): DecisionsState {
-  const found = findCorpusDir(root, options.decisionsDir);
-  const packageLogs = found === null && !options.decisionsDir ? findPackageLogs(root) : [];
-  if (!found && packageLogs.length === 0)
+  // The flag wins; then a moor.json list; then the root's own folder; then the packages' logs.
+  const listed: ListedDirs = options.decisionsDir ? { kind: 'none' } : readListedDirs(root);
+  if (listed.kind === 'invalid')
+    return { kind: 'missing', root, message: `No decision records: ${listed.message}.` };
+  const several = listed.kind === 'listed' && listed.dirs.length > 1;
+  const found = several
+    ? null
+    : findCorpusDir(root, listed.kind === 'listed' ? listed.dirs[0] : options.decisionsDir);
+  const logPlaces = several
+    ? listedLogs(root, listed.dirs)
+    : found === null && !options.decisionsDir
+      ? findPackageLogs(root)
+      : [];
+  if (!found && logPlaces.length === 0)
     return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
   // Every refresh's changes (the watcher's, and draft_decision's own) are announced once, per burst.
   const announcer =
@@ -67,7 +84,7 @@ export function openDecisions(
           debounceMs: options.announceDebounceMs,
           timer: options.announceTimer,
         });
-  if (!found) return openLogs(root, packageLogs, options, announcer);
+  if (!found) return openLogs(root, logPlaces, options, announcer);
   try {
     const corpus = loadCorpus({
       workspaceRoot: root,

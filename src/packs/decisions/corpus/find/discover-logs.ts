@@ -6,7 +6,7 @@
  * root (`.adr-dir`, then the conventional folders): a repository that has a
  * top-level log keeps being served exactly as before.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { findCorpusDir } from './discover.js';
 import { isInside, toPosix } from './paths.js';
@@ -66,7 +66,61 @@ export function findPackageLogs(root: string): DecisionLogPlace[] {
   return nameLogs(root, found);
 }
 
-/** Explicitly listed folders (`--decisions` repeated): each folder's log is named after its package. */
+/** What a root `moor.json` lists under `decisions`: nothing, folders (absolute, existing), or why it cannot be used. */
+export type ListedDirs =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'listed'; readonly dirs: readonly string[] }
+  | { readonly kind: 'invalid'; readonly message: string };
+
+/**
+ * `moor.json` at the root: `{"decisions": "docs/adr"}` names the one folder,
+ * `{"decisions": ["packages/a/adr", "packages/b/adr"]}` several logs. A file
+ * that says something moor cannot use is refused with why, never ignored.
+ */
+export function readListedDirs(root: string): ListedDirs {
+  let text: string;
+  try {
+    text = readFileSync(path.join(root, 'moor.json'), 'utf8');
+  } catch {
+    return { kind: 'none' };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', message: `${path.join(root, 'moor.json')} is not valid JSON` };
+  }
+  const listed = (parsed as { decisions?: unknown } | null)?.decisions;
+  if (listed === undefined) return { kind: 'none' };
+  const entries = typeof listed === 'string' ? [listed] : listed;
+  if (
+    !Array.isArray(entries) ||
+    entries.length === 0 ||
+    !entries.every((e) => typeof e === 'string' && e !== '')
+  )
+    return {
+      kind: 'invalid',
+      message: 'moor.json: "decisions" must be a folder or a non-empty list of folders',
+    };
+  const dirs = entries.map((e) => path.resolve(root, e as string));
+  const missing = dirs.filter((d) => !isDirectory(d));
+  if (missing.length > 0)
+    return {
+      kind: 'invalid',
+      message: `moor.json lists ${missing.map((d) => toPosix(path.relative(root, d))).join(', ')}, not a folder`,
+    };
+  return { kind: 'listed', dirs };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Explicitly listed folders (`moor.json`): each folder's log is named after its package. */
 export function listedLogs(root: string, dirs: readonly string[]): DecisionLogPlace[] {
   return nameLogs(
     root,
