@@ -45,6 +45,19 @@ describe('moor decisions on several decision logs', () => {
     );
   });
 
+  it('index goes log by log and shows the namespaced ids', () => {
+    const index = moor('decisions', 'index', '-w', MONOREPO);
+    expect(index.code).toBe(0);
+    const rows = index.stdout.trimEnd().split('\n');
+    expect(rows[0]).toBe('| Id | Title | Status | Date | Superseded by / amended by |');
+    expect(rows.slice(2).map((r) => r.split(' | ')[0])).toEqual([
+      '| billing:0001',
+      '| billing:0002',
+      '| auth:0001',
+      '| auth:0002',
+    ]);
+  });
+
   it('new --log writes the next number of that log into its folder; without --log it asks for one', () => {
     const root = path.join(scratch, 'repo');
     cpSync(MONOREPO, root, { recursive: true });
