@@ -183,4 +183,32 @@ describe('a workspace of several decision logs', () => {
       cleanup();
     }
   });
+
+  it('a watched log announces an edit under its namespaced URI', async () => {
+    const { dir, cleanup } = tempDir('moor-logs-watch-');
+    const root = path.join(dir, 'repo');
+    cpSync(MONOREPO, root, { recursive: true });
+    let heard: (uri: string) => void = () => {};
+    const announced = new Promise<string>((resolve) => {
+      heard = resolve;
+    });
+    const state = openDecisions(
+      root,
+      { watch: true },
+      { resourceUpdated: (uri) => heard(uri), listChanged: () => {} },
+    );
+    try {
+      writeFileSync(
+        path.join(root, 'packages/billing/docs/adr/0002-sign-invoices-with-auth-tokens.md'),
+        madr('Sign invoices with the session tokens, twice', { status: 'accepted' }),
+      );
+      expect(await announced).toBe('decision:///billing/0002-sign-invoices-with-auth-tokens.md');
+    } finally {
+      if (state.kind === 'loaded') {
+        state.announcer?.close();
+        state.corpus.close();
+      }
+      cleanup();
+    }
+  });
 });

@@ -16,6 +16,7 @@ import type { GoverningAnswer, GoverningEntry } from '../resolve/governs.js';
 import type { SuccessorChain } from '../resolve/graph.js';
 import type { ResolveResult } from '../resolve/resolve.js';
 import type { SearchOptions, SearchResult } from '../search/search.js';
+import { handOnAcrossLogs, mergeEdges } from './cross-log.js';
 import { searchLogs } from './log-search.js';
 import { LoggedDecision, namespacedId } from './logged-decision.js';
 
@@ -92,11 +93,11 @@ export class LogSet implements DecisionCorpus {
   }
 
   get edges(): readonly SupersessionEdge[] {
-    return this.views.flatMap((v) => v.log.corpus.edges.map((e) => this.edgeOf(v, e)));
+    return mergeEdges(this.views.flatMap((v) => v.log.corpus.edges.map((e) => this.edgeOf(v, e))));
   }
 
   get amendments(): readonly SupersessionEdge[] {
-    return this.views.flatMap((v) => v.log.corpus.amendments.map((e) => this.edgeOf(v, e)));
+    return mergeEdges(this.views.flatMap((v) => v.log.corpus.amendments.map((e) => this.edgeOf(v, e))));
   }
 
   get fingerprint(): string {
@@ -154,6 +155,7 @@ export class LogSet implements DecisionCorpus {
     const answers = new Map<LogView, Map<string, GoverningAnswer>>();
     for (const [v, list] of perView)
       answers.set(v, new Map(v.log.corpus.governing(list).map((a) => [a.file, a])));
+    const successors = this.crossLogSuccessors();
     return files.map((file, i) => {
       const merged: GoverningAnswer = { file, governing: [], proposed: [], history: [] };
       for (const v of owners[i] ?? []) {
@@ -163,7 +165,7 @@ export class LogSet implements DecisionCorpus {
         merged.proposed.push(...a.proposed.map((e) => this.entryOf(v, e)));
         merged.history.push(...a.history.map((e) => this.entryOf(v, e)));
       }
-      return merged;
+      return handOnAcrossLogs(merged, successors);
     });
   }
 
@@ -201,6 +203,20 @@ export class LogSet implements DecisionCorpus {
 
   close(): void {
     for (const v of this.views) v.log.corpus.close();
+  }
+
+  /** Superseded record's path → its successor, for supersessions between two logs. */
+  private crossLogSuccessors(): Map<string, Decision> {
+    const byPath = new Map(this.decisions.map((d) => [d.path, d]));
+    const out = new Map<string, Decision>();
+    for (const e of this.edges) {
+      if (e.state !== 'resolved' || e.fromPath === null || e.toPath === null) continue;
+      const from = byPath.get(e.fromPath);
+      const to = byPath.get(e.toPath);
+      if (from instanceof LoggedDecision && to instanceof LoggedDecision && from.log !== to.log)
+        out.set(e.toPath, from);
+    }
+    return out;
   }
 
   private coveringViews(file: string): LogView[] {
