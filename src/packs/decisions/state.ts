@@ -15,7 +15,7 @@ import {
   listedLogs,
   readListedDirs,
 } from './corpus/find/discover-logs.js';
-import { LogSet } from './corpus/logs/log-set.js';
+import { type DecisionLog, LogSet } from './corpus/logs/log-set.js';
 import { namespacedPath } from './corpus/logs/logged-decision.js';
 import { decisionUriOf } from './decision-uri.js';
 
@@ -84,8 +84,8 @@ export function openDecisions(
           debounceMs: options.announceDebounceMs,
           timer: options.announceTimer,
         });
-  if (!found) return openLogs(root, logPlaces, options, announcer);
   try {
+    if (!found) return openLogs(root, logPlaces, options, announcer);
     const corpus = loadCorpus({
       workspaceRoot: root,
       corpusDir: found.dir,
@@ -126,19 +126,27 @@ function openLogs(
         : new Map([...changes.versions].map(([p, v]) => [namespacedPath(log, p), v] as const));
     return { added: of(changes.added), changed: of(changes.changed), removed: of(changes.removed), versions };
   };
-  const logs = places.map((place) => ({
-    name: place.name,
-    owner: place.owner,
-    corpus: loadCorpus({
-      workspaceRoot: root,
-      corpusDir: place.dir,
-      watch: options.watch,
-      deferSearchIndex: options.deferSearchIndex,
-      ...(announcer === undefined
-        ? {}
-        : { onChange: (c: CorpusChanges) => announcer.note(prefixed(place.name, c)) }),
-    }),
-  }));
+  const logs: DecisionLog[] = [];
+  try {
+    for (const place of places)
+      logs.push({
+        name: place.name,
+        owner: place.owner,
+        corpus: loadCorpus({
+          workspaceRoot: root,
+          corpusDir: place.dir,
+          watch: options.watch,
+          deferSearchIndex: options.deferSearchIndex,
+          ...(announcer === undefined
+            ? {}
+            : { onChange: (c: CorpusChanges) => announcer.note(prefixed(place.name, c)) }),
+        }),
+      });
+  } catch (error) {
+    // One unusable log makes the workspace unusable: the others' watchers must not outlive the answer.
+    for (const log of logs) log.corpus.close();
+    throw error;
+  }
   return {
     kind: 'loaded',
     root,

@@ -109,6 +109,11 @@ describe('several decision logs', () => {
     expect(logsOf(repo({ 'moor.json': '{"decisions": ["gone"]}' }))).toBe(
       'No decision records: moor.json lists gone, not a folder.',
     );
+    const outside = repo({ 'elsewhere/adr/0001-a.md': RECORD, 'repo/one/adr/0001-b.md': RECORD });
+    fs.writeFileSync(path.join(outside, 'repo/moor.json'), '{"decisions": ["one/adr", "../elsewhere/adr"]}');
+    expect(logsOf(path.join(outside, 'repo'))).toMatch(
+      /^No decision records: decision folder .*elsewhere\/adr is outside the workspace root /,
+    );
     expect(logsOf(repo({ 'moor.json': '{"decisions": 3}' }))).toBe(
       'No decision records: moor.json: "decisions" must be a folder or a non-empty list of folders.',
     );
