@@ -82,6 +82,19 @@ describe('a workspace of several decision logs', () => {
     );
   });
 
+  it('search pages across logs with the cursor', async () => {
+    ws = monorepo();
+    const first = await call(searchDecisions, ws, { query: 'postgres', limit: 1 });
+    expect(hitIds(first)).toEqual(['billing:0001']);
+    const second = await call(searchDecisions, ws, {
+      query: 'postgres',
+      limit: 1,
+      cursor: first.structured.nextCursor,
+    });
+    expect(hitIds(second)).toEqual(['auth:0001']);
+    expect(second.structured.nextCursor).toBeNull();
+  });
+
   it('search refuses a log the workspace does not have, naming the ones it has', async () => {
     ws = monorepo();
     const refused = call(searchDecisions, ws, { query: 'postgres', log: 'shipping' });
@@ -108,6 +121,13 @@ describe('a workspace of several decision logs', () => {
       path: 'packages/billing/docs/adr/0001-store-invoices-in-postgres.md',
     });
     expect((await call(getDecision, ws, { ref: 'auth:1' })).structured.id).toBe('auth:0001');
+    // The resource's path and the repository path name the record too.
+    expect((await call(getDecision, ws, { ref: 'auth/0001-session-tokens.md' })).structured.id).toBe(
+      'auth:0001',
+    );
+    expect(
+      (await call(getDecision, ws, { ref: 'services/auth/decisions/0001-session-tokens.md' })).structured.id,
+    ).toBe('auth:0001');
     await expect(call(getDecision, ws, { ref: '0001' })).rejects.toMatchObject({
       code: 'DECISION_AMBIGUOUS',
     });

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Corpus } from '../corpus.js';
 import type { DecisionCorpus } from '../corpus-view.js';
-import { isInside } from '../find/paths.js';
+import { isInside, toPosix } from '../find/paths.js';
 import type { RefreshStats } from '../load/records.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from '../model.js';
 import type { GoverningAnswer, GoverningEntry } from '../resolve/governs.js';
@@ -128,6 +128,9 @@ export class LogSet implements DecisionCorpus {
       const r = this.mapResult(inPath.view, inPath.view.log.corpus.resolve(inPath.rest));
       if (r.kind !== 'not-found') return r;
     }
+    // A repository path inside one log's folder is that log's question only (another log would match its number).
+    const inFolder = this.views.find((v) => ref.startsWith(`${this.folderOf(v)}/`));
+    if (inFolder !== undefined) return this.mapResult(inFolder, inFolder.log.corpus.resolve(ref));
     const answers = this.views.map((v) => this.mapResult(v, v.log.corpus.resolve(ref)));
     const matches = answers.flatMap((a) =>
       a.kind === 'found' ? [a.decision] : a.kind === 'ambiguous' ? [...a.candidates] : [],
@@ -227,6 +230,11 @@ export class LogSet implements DecisionCorpus {
       if (best === null || v.log.owner.length > best.log.owner.length) best = v;
     }
     return best === null ? this.views : [best];
+  }
+
+  /** The log's decision folder, relative to the workspace root. */
+  private folderOf(v: LogView): string {
+    return toPosix(path.relative(this.workspaceRoot, v.log.corpus.corpusDir));
   }
 
   /** `billing:0003` → the billing log and `0003`; null when the part before `:` names no log. */
