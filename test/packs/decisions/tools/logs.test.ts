@@ -191,10 +191,14 @@ describe('a workspace of several decision logs', () => {
     );
     try {
       if (state.kind !== 'loaded') throw new Error('expected the logs to load');
+      const titleOf = (id: string) => state.corpus.decisions.find((d) => d.id === id)?.title;
+      expect(titleOf('auth:0001')).toBe('Session tokens are opaque');
       const file = path.join(root, 'services/auth/decisions/0001-session-tokens.md');
       writeFileSync(file, madr('Session tokens are opaque, and short', { status: 'accepted' }));
       state.corpus.refresh();
       expect(said).toEqual(['decision:///auth/0001-session-tokens.md']);
+      // The composed list follows the log's own.
+      expect(titleOf('auth:0001')).toBe('Session tokens are opaque, and short');
     } finally {
       if (state.kind === 'loaded') {
         state.announcer?.close();

@@ -65,6 +65,8 @@ export class LogSet implements DecisionCorpus {
   readonly workspaceRoot: string;
   readonly corpusDir: string;
   private readonly views: LogView[];
+  private all: readonly Decision[] | null = null;
+  private allParts: readonly (readonly Decision[])[] = [];
 
   constructor(workspaceRoot: string, logs: readonly DecisionLog[]) {
     this.workspaceRoot = logs[0]?.corpus.workspaceRoot ?? workspaceRoot;
@@ -81,7 +83,13 @@ export class LogSet implements DecisionCorpus {
   }
 
   get decisions(): readonly Decision[] {
-    return this.views.flatMap((v) => v.decisions());
+    const parts = this.views.map((v) => v.decisions());
+    // Tools read the list many times per call: the same lists give the same array.
+    if (this.all === null || parts.some((p, i) => p !== this.allParts[i])) {
+      this.all = parts.flat();
+      this.allParts = parts;
+    }
+    return this.all;
   }
 
   get problems(): readonly Problem[] {
