@@ -7,34 +7,41 @@ import { defineCommand } from './command-table.js';
 import { app, COMMON, type CommonOptions } from './decisions-shared.js';
 import { fail, printToolResult } from './output.js';
 
-export const newCommand = defineCommand<CommonOptions & { against?: string; context?: string }>({
-  name: 'new',
-  description: 'write a new proposed decision record with a number no branch uses yet',
-  argument: { name: '<title>', description: 'the decision in a few words, e.g. "Use SQLite for storage"' },
-  options: [
-    ...COMMON,
-    { flags: '--context <text>', description: 'why a decision is needed (default: "To be written.")' },
-    {
-      flags: '--against <ref>',
-      description: 'also skip every number this git revision (e.g. origin/main) uses',
+export const newCommand = defineCommand<CommonOptions & { against?: string; context?: string; log?: string }>(
+  {
+    name: 'new',
+    description: 'write a new proposed decision record with a number no branch uses yet',
+    argument: { name: '<title>', description: 'the decision in a few words, e.g. "Use SQLite for storage"' },
+    options: [
+      ...COMMON,
+      { flags: '--context <text>', description: 'why a decision is needed (default: "To be written.")' },
+      {
+        flags: '--against <ref>',
+        description: 'also skip every number this git revision (e.g. origin/main) uses',
+      },
+      {
+        flags: '--log <name>',
+        description: 'the decision log for the record (a monorepo with one per package)',
+      },
+    ],
+    run: async (title, options) => {
+      try {
+        const { newDecisionLocally, resolveWorkspace } = await app();
+        printToolResult(
+          await newDecisionLocally(resolveWorkspace(options), {
+            title: title as string,
+            context: options.context,
+            against: options.against,
+            log: options.log,
+          }),
+          options.json === true,
+        );
+      } catch (error) {
+        fail(error);
+      }
     },
-  ],
-  run: async (title, options) => {
-    try {
-      const { newDecisionLocally, resolveWorkspace } = await app();
-      printToolResult(
-        await newDecisionLocally(resolveWorkspace(options), {
-          title: title as string,
-          context: options.context,
-          against: options.against,
-        }),
-        options.json === true,
-      );
-    } catch (error) {
-      fail(error);
-    }
   },
-});
+);
 
 export const indexCommand = defineCommand<CommonOptions & { write?: string; check?: string }>({
   name: 'index',

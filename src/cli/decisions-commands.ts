@@ -21,7 +21,14 @@ import { fail, printToolResult } from './output.js';
 import { visibleText } from './visible-text.js';
 
 const search = defineCommand<
-  CommonOptions & { status?: string; limit?: number; since?: string; until?: string; tag?: string }
+  CommonOptions & {
+    status?: string;
+    limit?: number;
+    since?: string;
+    until?: string;
+    tag?: string;
+    log?: string;
+  }
 >({
   name: 'search',
   description: 'ranked full-text search',
@@ -33,6 +40,7 @@ const search = defineCommand<
     { flags: '--since <date>', description: 'only decisions dated on or after YYYY-MM-DD', parse: isoDate },
     { flags: '--until <date>', description: 'only decisions dated on or before YYYY-MM-DD', parse: isoDate },
     { flags: '--tag <tag>', description: 'only decisions with this tag' },
+    { flags: '--log <name>', description: 'only this decision log (a monorepo with one per package)' },
   ],
   run: (words, options) =>
     run(options, 'search_decisions', {
@@ -42,6 +50,7 @@ const search = defineCommand<
       ...(options.since ? { since: options.since } : {}),
       ...(options.until ? { until: options.until } : {}),
       ...(options.tag ? { tag: options.tag } : {}),
+      ...(options.log ? { log: options.log } : {}),
     }),
 });
 

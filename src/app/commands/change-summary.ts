@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../errors.js';
-import type { Corpus } from '../../packs/decisions/corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../../packs/decisions/corpus/corpus-view.js';
 import type { Decision } from '../../packs/decisions/corpus/model.js';
 import { MAX_FILES } from '../../packs/decisions/tools/context.js';
 import type { DecisionSummary } from '../../packs/decisions/tools/shared.js';

@@ -7,6 +7,7 @@
 
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { LogSet } from '../../packs/decisions/corpus/logs/log-set.js';
 import { daysBetween, todayUtc } from '../../packs/decisions/record-review.js';
 import { type CheckAnswer, render } from '../../packs/decisions/tools/check-decisions.js';
 import type { CheckFindingView } from './check-formats.js';
@@ -36,9 +37,14 @@ export async function checkLocally(
     const added: CheckFindingView[] = [];
     const { corpus } = state;
     if (commit !== undefined) {
-      const corpusRel = path.relative(resolved.root, state.corpusDir);
-      const theirs = await numbersAt(resolved.root, commit, corpusRel);
-      for (const c of collisions(corpus.decisions, theirs))
+      // Numbers are per log: each log is compared with its own folder at the revision.
+      const logs = corpus instanceof LogSet ? corpus.logs.map((l) => l.corpus) : [corpus];
+      const found = [];
+      for (const log of logs) {
+        const corpusRel = path.relative(resolved.root, log.corpusDir);
+        found.push(...collisions(log.decisions, await numbersAt(resolved.root, commit, corpusRel)));
+      }
+      for (const c of found)
         added.push({
           path: c.path,
           line: null,

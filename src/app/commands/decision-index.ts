@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../errors.js';
-import type { Corpus } from '../../packs/decisions/corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../../packs/decisions/corpus/corpus-view.js';
+import { LogSet } from '../../packs/decisions/corpus/logs/log-set.js';
 import type { Decision, SupersessionEdge } from '../../packs/decisions/corpus/model.js';
 import { withLocalTools } from './local.js';
 import type { ResolvedWorkspace } from './options.js';
@@ -45,7 +46,11 @@ function incoming(edges: readonly SupersessionEdge[]): Map<string, string[]> {
  */
 export function renderIndex(corpus: Corpus, linkDir: string): string {
   const root = corpus.workspaceRoot;
-  const decisions = [...corpus.decisions].sort(byNumber);
+  // With several logs numbers repeat: the table goes log by log and shows the namespaced id.
+  const logs = corpus instanceof LogSet ? corpus.logNames : null;
+  const logOf = (d: { id: string }) => logs?.indexOf(d.id.slice(0, d.id.indexOf(':'))) ?? 0;
+  const sorted = [...corpus.decisions].sort(byNumber);
+  const decisions = logs === null ? sorted : sorted.sort((a, b) => logOf(a) - logOf(b));
   const pathOfId = new Map(decisions.map((d) => [d.id, d.path]));
   const link = (rel: string) =>
     encodeURI(path.relative(linkDir, path.join(root, rel)).split(path.sep).join('/')).replace(/[()]/g, (c) =>
@@ -63,10 +68,10 @@ export function renderIndex(corpus: Corpus, linkDir: string): string {
       ...refs(superseders.get(d.path)),
       ...refs(amenders.get(d.path)).map((r) => `amended by ${r}`),
     ];
-    return `| ${d.number ?? ''} | [${cell(d.title)}](${link(d.path)}) | ${d.status} | ${d.date ?? ''} | ${after.join(', ')} |`;
+    return `| ${logs === null ? (d.number ?? '') : cell(d.id)} | [${cell(d.title)}](${link(d.path)}) | ${d.status} | ${d.date ?? ''} | ${after.join(', ')} |`;
   });
   return [
-    '| Number | Title | Status | Date | Superseded by / amended by |',
+    `| ${logs === null ? 'Number' : 'Id'} | Title | Status | Date | Superseded by / amended by |`,
     '| --- | --- | --- | --- | --- |',
     ...rows,
   ].join('\n');

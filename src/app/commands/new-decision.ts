@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../../errors.js';
 import { planDraft, today, writeRecord } from '../../packs/decisions/tools/draft-decision.js';
+import { draftTarget } from '../../packs/decisions/tools/log-choice.js';
 import { withLocalTools } from './local.js';
 import type { ResolvedWorkspace } from './options.js';
 import { inGitRepository, localBranches, numbersAt, verifiedRef } from './record-numbers.js';
@@ -18,6 +19,8 @@ export interface NewDecisionOptions {
   readonly title: string;
   readonly context?: string | undefined;
   readonly against?: string | undefined;
+  /** With several decision logs, the one the record goes into. */
+  readonly log?: string | undefined;
 }
 
 /** draft_decision's title rules, as a usage error. */
@@ -39,11 +42,13 @@ export async function newDecisionLocally(
   return withLocalTools(resolved, async (call, state) => {
     // The tools say why there is no corpus the way every command does.
     if (state.kind !== 'loaded') return call('check_decisions', {});
-    const plan = planDraft(state.corpus);
+    const target = draftTarget(state, options.log);
+    const plan = planDraft(target.corpus);
+    const shown = (plain: string) => (target.log === null ? plain : `${target.log}:${plain}`);
     let highest = plan.number - 1;
     const seenIn: string[] = [];
     if (await inGitRepository(resolved.root)) {
-      const corpusRel = path.relative(resolved.root, state.corpusDir);
+      const corpusRel = path.relative(resolved.root, target.corpus.corpusDir);
       const trees = [...(await localBranches(resolved.root)), ...(commit === undefined ? [] : [commit])];
       for (const tree of trees) {
         const numbers = [...(await numbersAt(resolved.root, tree, corpusRel)).keys()];
@@ -62,10 +67,10 @@ export async function newDecisionLocally(
     );
     const rel = path.relative(resolved.root, written.file).split(path.sep).join('/');
     const why = seenIn.length > 0 ? ` (${seenIn[0]} already uses numbers up to ${highest})` : '';
-    const message = `Wrote decision ${written.id} "${title}" (proposed, ${plan.format}) to ${rel}${why}.`;
+    const message = `Wrote decision ${shown(written.id)} "${title}" (proposed, ${plan.format}) to ${rel}${why}.`;
     return {
       content: [{ type: 'text', text: message }],
-      structuredContent: { created: true, id: written.id, path: rel, format: plan.format, message },
+      structuredContent: { created: true, id: shown(written.id), path: rel, format: plan.format, message },
     };
   });
 }

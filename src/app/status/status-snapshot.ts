@@ -7,7 +7,7 @@
 
 import type { Workspace } from '../../host/call-scope.js';
 import type { Pack } from '../../host/pack.js';
-import type { Corpus } from '../../packs/decisions/corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../../packs/decisions/corpus/corpus-view.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
 import type { RoomStatus, TasksStatus } from '../../protocol/hello.js';
 import { uniqueKeyPrefixes } from '../../protocol/session-prefix.js';

@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import type { Corpus } from './corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from './corpus/corpus-view.js';
+import { LoggedDecision } from './corpus/logs/logged-decision.js';
+import type { Decision } from './corpus/model.js';
 import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
 import { brokenLinks } from './record-links.js';
 import { reviewDateOf, todayUtc } from './record-review.js';
@@ -83,7 +85,7 @@ function recordDrafts(corpus: Corpus, lines: FileLines, options: CorpusCheckOpti
         message: `${d.id} was due for review on ${review.date}`,
         line: review.line,
       });
-    for (const link of brokenLinks(root, corpusRel, d.path, text))
+    for (const link of brokenLinks(root, folderOf(d, corpusRel), d.path, text))
       out.push({
         path: d.path,
         kind: 'broken-link',
@@ -92,6 +94,13 @@ function recordDrafts(corpus: Corpus, lines: FileLines, options: CorpusCheckOpti
       });
   }
   return out;
+}
+
+/** The decision folder of a record's own log (with several logs, each has its own). */
+function folderOf(d: Decision, corpusRel: string): string {
+  if (!(d instanceof LoggedDecision)) return corpusRel;
+  const own = d.inner.corpusPath;
+  return d.path.endsWith(`/${own}`) ? d.path.slice(0, -own.length - 1) : corpusRel;
 }
 
 function corpusDrafts(corpus: Corpus): Draft[] {

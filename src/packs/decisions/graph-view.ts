@@ -5,7 +5,7 @@
  * record becomes a placeholder node, so a dangling edge still has somewhere
  * to point. Rendered as DOT and Mermaid text here, as SVG in graph-svg.ts.
  */
-import type { Corpus } from './corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from './corpus/corpus-view.js';
 import type { DecisionStatus, EdgeState, SupersessionEdge } from './corpus/model.js';
 
 export type RelationKind = 'supersedes' | 'amends';

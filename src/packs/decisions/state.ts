@@ -5,9 +5,18 @@
 import { MoorError, type MoorErrorCode, ToolError } from '../../errors.js';
 import type { RoomAnnouncer } from '../../host/pack.js';
 import { type AnnounceTimer, ChangeAnnouncer } from './announce.js';
-import type { Corpus } from './corpus/corpus.js';
-import { loadCorpus } from './corpus/corpus.js';
+import { type CorpusChanges, loadCorpus } from './corpus/corpus.js';
+import type { DecisionCorpus } from './corpus/corpus-view.js';
 import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './corpus/find/discover.js';
+import {
+  type DecisionLogPlace,
+  findPackageLogs,
+  type ListedDirs,
+  listedLogs,
+  readListedDirs,
+} from './corpus/find/discover-logs.js';
+import { type DecisionLog, LogSet } from './corpus/logs/log-set.js';
+import { namespacedPath } from './corpus/logs/logged-decision.js';
 import { decisionUriOf } from './decision-uri.js';
 
 export interface DecisionsOptions {
@@ -37,7 +46,9 @@ export type DecisionsState =
       readonly kind: 'loaded';
       readonly root: string;
       readonly corpusDir: string;
-      readonly corpus: Corpus;
+      readonly corpus: DecisionCorpus;
+      /** Present when the workspace keeps several decision logs (a monorepo's packages): their names and folders. */
+      readonly logs?: readonly DecisionLogPlace[];
       /** Present when the workspace's changes are announced. */
       readonly announcer?: ChangeAnnouncer;
     }
@@ -48,8 +59,21 @@ export function openDecisions(
   options: DecisionsOptions,
   announce?: RoomAnnouncer,
 ): DecisionsState {
-  const found = findCorpusDir(root, options.decisionsDir);
-  if (!found) return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
+  // The flag wins; then a moor.json list; then the root's own folder; then the packages' logs.
+  const listed: ListedDirs = options.decisionsDir ? { kind: 'none' } : readListedDirs(root);
+  if (listed.kind === 'invalid')
+    return { kind: 'missing', root, message: `No decision records: ${listed.message}.` };
+  const several = listed.kind === 'listed' && listed.dirs.length > 1;
+  const found = several
+    ? null
+    : findCorpusDir(root, listed.kind === 'listed' ? listed.dirs[0] : options.decisionsDir);
+  const logPlaces = several
+    ? listedLogs(root, listed.dirs)
+    : found === null && !options.decisionsDir
+      ? findPackageLogs(root)
+      : [];
+  if (!found && logPlaces.length === 0)
+    return { kind: 'missing', root, message: missingCorpusMessage(root, options.decisionsDir) };
   // Every refresh's changes (the watcher's, and draft_decision's own) are announced once, per burst.
   const announcer =
     announce === undefined
@@ -61,6 +85,7 @@ export function openDecisions(
           timer: options.announceTimer,
         });
   try {
+    if (!found) return openLogs(root, logPlaces, options, announcer);
     const corpus = loadCorpus({
       workspaceRoot: root,
       corpusDir: found.dir,
@@ -86,8 +111,54 @@ export function openDecisions(
   }
 }
 
+/** A monorepo's package logs, each its own corpus, composed; a change names the record by its namespaced path. */
+function openLogs(
+  root: string,
+  places: readonly DecisionLogPlace[],
+  options: DecisionsOptions,
+  announcer: ChangeAnnouncer | undefined,
+): DecisionsState {
+  const prefixed = (log: string, changes: CorpusChanges): CorpusChanges => {
+    const of = (list: readonly string[]) => list.map((p) => namespacedPath(log, p));
+    const versions =
+      changes.versions === undefined
+        ? undefined
+        : new Map([...changes.versions].map(([p, v]) => [namespacedPath(log, p), v] as const));
+    return { added: of(changes.added), changed: of(changes.changed), removed: of(changes.removed), versions };
+  };
+  const logs: DecisionLog[] = [];
+  try {
+    for (const place of places)
+      logs.push({
+        name: place.name,
+        owner: place.owner,
+        corpus: loadCorpus({
+          workspaceRoot: root,
+          corpusDir: place.dir,
+          watch: options.watch,
+          deferSearchIndex: options.deferSearchIndex,
+          ...(announcer === undefined
+            ? {}
+            : { onChange: (c: CorpusChanges) => announcer.note(prefixed(place.name, c)) }),
+        }),
+      });
+  } catch (error) {
+    // One unusable log makes the workspace unusable: the others' watchers must not outlive the answer.
+    for (const log of logs) log.corpus.close();
+    throw error;
+  }
+  return {
+    kind: 'loaded',
+    root,
+    corpusDir: root,
+    corpus: new LogSet(root, logs),
+    logs: places,
+    ...(announcer === undefined ? {} : { announcer }),
+  };
+}
+
 /** The corpus, fresh; a tool error telling the user how to configure one when there is none. */
-export function corpusOf(state: DecisionsState): Corpus {
+export function corpusOf(state: DecisionsState): DecisionCorpus {
   if (state.kind === 'missing') throw new ToolError('CORPUS_NOT_FOUND', state.message);
   state.corpus.ensureFresh();
   return state.corpus;

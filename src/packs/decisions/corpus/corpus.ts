@@ -7,6 +7,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../../errors.js';
+import type { DecisionCorpus } from './corpus-view.js';
 import { isInside, realpathOrNull, toPosix } from './find/paths.js';
 import { inspect, type ScanContext, walk } from './find/scan.js';
 import { CorpusWatcher } from './find/watch.js';
@@ -64,7 +65,7 @@ export const DEFAULT_RECHECK_MS = 30_000;
 /** A burst of editor events (write, rename, chmod) within this window becomes one refresh. */
 const DEBOUNCE_MS = 3;
 
-export class Corpus {
+export class Corpus implements DecisionCorpus {
   readonly workspaceRoot: string;
   readonly corpusDir: string;
   private readonly ctx: ScanContext;

@@ -18,9 +18,10 @@ import type { InputResponse } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
-import type { Corpus } from '../corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../corpus/corpus-view.js';
 import type { DecisionFormat } from '../corpus/model.js';
-import { corpusOf, type DecisionsState } from '../state.js';
+import type { DecisionsState } from '../state.js';
+import { draftTarget, logNameSchema } from './log-choice.js';
 import { maxBytes } from './shared.js';
 
 const input = z.strictObject({
@@ -36,6 +37,9 @@ const input = z.strictObject({
     .refine(maxBytes(20_000), 'must be at most 20000 bytes')
     .optional()
     .describe('Why a decision is needed (the problem and its forces). Asked for when omitted.'),
+  log: logNameSchema
+    .optional()
+    .describe('In a repository with several decision logs (a monorepo), the one the record goes into.'),
 });
 
 const output = z.object({
@@ -206,9 +210,10 @@ export const draftDecision = defineTool<DecisionsState, typeof input, typeof out
   task: { eligibility: 'optional', cancellation: 'abort' },
   writes: true,
   async handler(args, ctx) {
-    const corpus = corpusOf(ctx.state);
-    const plan = planDraft(corpus);
-    const id = String(plan.number).padStart(plan.width, '0');
+    const target = draftTarget(ctx.state, args.log);
+    const plan = planDraft(target.corpus);
+    const shown = (plain: string) => (target.log === null ? plain : `${target.log}:${plain}`);
+    const id = shown(String(plan.number).padStart(plan.width, '0'));
     const where = path.relative(ctx.workspaceRoot, path.join(plan.folder, `${id}-${slugOf(args.title)}.md`));
     const needContext = args.context === undefined || args.context.trim() === '';
     const properties: Record<string, Record<string, unknown>> = {
@@ -248,9 +253,9 @@ export const draftDecision = defineTool<DecisionsState, typeof input, typeof out
     ctx.signal.throwIfAborted();
     const written = await writeRecord(plan, args.title, context, today());
     const rel = path.relative(ctx.workspaceRoot, written.file).split(path.sep).join('/');
-    const message = `Wrote decision ${written.id} "${args.title}" (proposed, ${plan.format}) to ${rel}.`;
+    const message = `Wrote decision ${shown(written.id)} "${args.title}" (proposed, ${plan.format}) to ${rel}.`;
     return {
-      structured: { created: true, id: written.id, path: rel, format: plan.format, message },
+      structured: { created: true, id: shown(written.id), path: rel, format: plan.format, message },
       text: message,
     };
   },

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
 import { defineTool } from '../../../host/pack.js';
-import type { Corpus } from '../corpus/corpus.js';
+import type { DecisionCorpus as Corpus } from '../corpus/corpus-view.js';
 import type { Decision } from '../corpus/model.js';
 import { unreadFilesFor } from '../corpus/read/unread.js';
 import { type RelationView, relationsOf } from '../corpus/resolve/relation-view.js';

@@ -6,6 +6,7 @@ import { defineTool } from '../../../host/pack.js';
 import type { Decision } from '../corpus/model.js';
 import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
 import { corpusOf, type DecisionsState } from '../state.js';
+import { checkLog, logNameSchema } from './log-choice.js';
 import { decisionSummarySchema, describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
 
 export const MAX_QUERY_BYTES = 1024;
@@ -24,6 +25,11 @@ const input = z.strictObject({
   since: isoDateSchema.optional().describe('Only decisions dated on or after this day (YYYY-MM-DD).'),
   until: isoDateSchema.optional().describe('Only decisions dated on or before this day (YYYY-MM-DD).'),
   tag: z.string().min(1).max(200).optional().describe('Only decisions with this tag (case-insensitive).'),
+  log: logNameSchema
+    .optional()
+    .describe(
+      'In a repository with several decision logs (a monorepo), search only this one (its name, as in billing:0003).',
+    ),
   limit: z
     .number()
     .int()
@@ -60,11 +66,13 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const status = args.status ?? null;
-    const { since, until, tag } = args;
+    const { since, until, tag, log } = args;
+    if (log !== undefined) checkLog(ctx.state, log);
     // Without the new filters the key is as before, so cursors handed out earlier stay valid.
     const filterKey =
       since || until || tag ? `\u0000${since ?? ''}\u0000${until ?? ''}\u0000${tag ?? ''}` : '';
-    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}${filterKey}`;
+    const logKey = log === undefined ? '' : `\u0000log\u0000${log}`;
+    const queryKey = `${args.query}\u0000${status ?? ''}\u0000${args.limit}${filterKey}${logKey}`;
     const offset = args.cursor ? decodeSearchCursor(args.cursor, queryKey, corpus.fingerprint) : 0;
     const wantedTag = tag?.toLowerCase();
     const filter =
@@ -74,7 +82,7 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
             (since === undefined || (d.date !== null && d.date >= since)) &&
             (until === undefined || (d.date !== null && d.date <= until)) &&
             (wantedTag === undefined || d.tags.some((t) => t.toLowerCase() === wantedTag));
-    const found = corpus.search(args.query, { status: args.status, filter, offset, limit: args.limit });
+    const found = corpus.search(args.query, { status: args.status, filter, offset, limit: args.limit, log });
     const next = offset + found.hits.length;
     const structured = {
       query: args.query,

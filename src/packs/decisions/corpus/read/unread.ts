@@ -5,7 +5,7 @@
  * read, not that nothing matches.
  */
 import path from 'node:path';
-import type { Corpus } from '../corpus.js';
+import type { DecisionCorpus as Corpus } from '../corpus-view.js';
 import type { Problem } from '../model.js';
 import { identityFromFileName, parseRef, refKey, stripMarkdownExt } from './identity.js';
 

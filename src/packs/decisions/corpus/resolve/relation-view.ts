@@ -5,7 +5,7 @@
  * of a supersession cycle. Also the cycles themselves and superseded records
  * that never say what replaced them, so none of these is silently dropped.
  */
-import type { Corpus } from '../corpus.js';
+import type { DecisionCorpus as Corpus } from '../corpus-view.js';
 import type { Decision, EdgeState, SupersessionEdge } from '../model.js';
 
 export type RelationKind = 'supersedes' | 'supersededBy' | 'amends' | 'amendedBy';
