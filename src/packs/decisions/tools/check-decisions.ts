@@ -97,7 +97,11 @@ function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof outp
 
 /** The answer as text; exported so the CLI can say findings it adds (`--against`) the same way. */
 export function render(result: CheckAnswer): string {
-  const walked = `${result.globsChecked} governed paths checked against ${result.filesScanned} files`;
+  // Paths without wildcards are checked by looking them up, so no walk happens when all are such.
+  const walked =
+    result.filesScanned === 0
+      ? `${result.globsChecked} governed paths checked`
+      : `${result.globsChecked} governed paths checked, ${result.filesScanned} files walked for their patterns`;
   // Skipped files are said too: a file moor does not serve is never silently absent.
   const skipped = result.files
     .filter((f) => f.fate === 'skipped')

@@ -30,4 +30,20 @@ describe('check_decisions', () => {
     expect(files.find((f) => f.fate === 'unreadable')?.reason).toMatch(/empty/i);
     expect(out.text).toContain('- docs/decisions/adr-template.md: skipped (template)');
   });
+
+  it('says files were walked only when a governed path had a pattern to walk for', async () => {
+    ws = workspace({
+      'docs/decisions/0001-first.md': madr('First', { status: 'accepted', affects: ['src/a.ts'] }),
+      'src/a.ts': 'export {};\n',
+    });
+    const literal = await call(checkDecisions, ws, {});
+    expect(literal.text).toMatch(/^1 decisions?, no problems \(1 governed paths checked\)/);
+    ws.close();
+    ws = workspace({
+      'docs/decisions/0001-first.md': madr('First', { status: 'accepted', affects: ['src/*.ts'] }),
+      'src/a.ts': 'export {};\n',
+    });
+    const pattern = await call(checkDecisions, ws, {});
+    expect(pattern.text).toMatch(/\(1 governed paths checked, \d+ files walked for their patterns\)/);
+  });
 });
