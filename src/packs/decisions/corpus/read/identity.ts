@@ -26,6 +26,12 @@ const TEMPLATE_WORD = /^template|template$/i;
 const PLACEHOLDER_NUMBER = /^(?:adr[-_ ]?)?(?:x{3,}|n{3,})(?:[-_. ]|$)|^(?:adr[-_ ]?)?0+$/i;
 const ZERO_NUMBER = /^(?:adr[-_ ]?)?0+[-_. ]/i;
 const REF_NUMBER = /^(?:adr)?[-_ #]?(\d+)$/i;
+/**
+ * A proposal process's prefix before the number: `TEP-0023`, `KEP-1234`, `RFC 42`, `PEP 8`. In
+ * capitals any such prefix counts; in lower case only a known one, so `kafka-3` stays a slug.
+ */
+const PREFIXED_NUMBER = /^[A-Z]{2,8}[-_ ]?#?(\d+)$/;
+const KNOWN_PREFIX_CI = /^(?:kep|tep|pep|rfc|rfd|aip|mep|jep|bip|eip|dep|xep)[-_ ]?#?(\d+)$/i;
 
 export function stripMarkdownExt(name: string): string {
   return name.replace(MARKDOWN_EXT, '');
@@ -115,6 +121,11 @@ export interface ParsedRef {
   readonly text: string;
   /** The number the reference names, if it is a bare number or `ADR-n`. */
   readonly number: number | null;
+  /**
+   * The number after another prefix than ADR (`TEP-0023`, `RFC 42`): tried only when nothing else
+   * matches, so a slug such as `kafka-3` still names its record first.
+   */
+  readonly prefixedNumber: number | null;
   /** True when the reference looks like a file path (has a slash or a Markdown extension). */
   readonly pathLike: boolean;
   /** The link label when the reference was a Markdown link (`[9. Foo](0009-foo.md)`). */
@@ -142,9 +153,11 @@ export function parseRef(raw: string): ParsedRef {
     // A stray percent sign is just part of the name.
   }
   const m = REF_NUMBER.exec(text);
+  const prefixed = m === null ? (PREFIXED_NUMBER.exec(text) ?? KNOWN_PREFIX_CI.exec(text)) : null;
   return {
     text,
     number: m?.[1] !== undefined ? Number.parseInt(m[1], 10) : null,
+    prefixedNumber: prefixed?.[1] !== undefined ? Number.parseInt(prefixed[1], 10) : null,
     pathLike: text.includes('/') || MARKDOWN_EXT.test(text),
     label,
   };

@@ -10,7 +10,7 @@ import {
   relationsInStatus,
   scanRelationLines,
 } from '../resolve/relations.js';
-import { readDate } from './dates.js';
+import { type DateReading, readDate } from './dates.js';
 import type { FormatOutcome } from './format-fields.js';
 import { toGlobList, toStringList } from './metadata.js';
 import { parseMarkdownRecord } from './parse-nygard.js';
@@ -23,11 +23,50 @@ const RELATION_KEYS: ReadonlyArray<readonly [string, RelationKind]> = [
   ['superseded_by', 'supersededBy'],
   ['supersededBy', 'supersededBy'],
   ['superceded-by', 'supersededBy'],
+  ['replaces', 'supersedes'],
+  ['replaced-by', 'supersededBy'],
+  ['replaced_by', 'supersededBy'],
+  ['reverted-by', 'supersededBy'],
+  ['reverted_by', 'supersededBy'],
   ['amends', 'amends'],
   ['amended-by', 'amendedBy'],
   ['amended_by', 'amendedBy'],
   ['amendedBy', 'amendedBy'],
 ];
+
+/** Keys a creation date goes by, in order of preference: the first that holds a date is the record's date. */
+const CREATED_KEYS = [
+  'date',
+  'creation-date',
+  'creation_date',
+  'created',
+  'date-created',
+  'date_created',
+  'created-at',
+  'created_at',
+];
+const UPDATED_KEYS = [
+  'last-updated',
+  'last_updated',
+  'lastUpdated',
+  'updated',
+  'last-modified',
+  'date-updated',
+];
+
+function firstDate(fm: Record<string, unknown>, keys: readonly string[]): DateReading | null {
+  for (const key of keys) {
+    const reading = readDate(fm[key]);
+    if (reading !== null) return reading;
+  }
+  return null;
+}
+
+/** An update date is kept only when it reads one way: it never takes part in settling the corpus order. */
+function updatedOf(fm: Record<string, unknown>): string | undefined {
+  const reading = firstDate(fm, UPDATED_KEYS);
+  return reading === null || reading.dayFirst !== undefined ? undefined : reading.date;
+}
 
 export function hasFrontMatter(text: string): boolean {
   return (
@@ -89,7 +128,8 @@ export function parseMadr(text: string): FormatOutcome {
   const title = fmTitle || heading?.text || '';
   const links = new LinkCollector();
   let statusRaw = scalar(fm.status).trim();
-  let date = readDate(fm.date);
+  let date = firstDate(fm, CREATED_KEYS);
+  let updated = updatedOf(fm);
   let deciders = toStringList(fm.deciders ?? fm['decision-makers'] ?? fm.decision_makers);
   relationsInStatus(statusRaw, links);
   for (const [key, kind] of RELATION_KEYS) links.addAll(kind, toStringList(fm[key]));
@@ -101,6 +141,7 @@ export function parseMadr(text: string): FormatOutcome {
       const f = inBody.fields;
       statusRaw = f.statusRaw;
       date ??= f.date;
+      updated ??= f.updated;
       if (deciders.length === 0) deciders = [...f.deciders];
       for (const kind of ['supersedes', 'supersededBy', 'amends', 'amendedBy'] as const) {
         const partial = f.links.partial ?? [];
@@ -119,6 +160,7 @@ export function parseMadr(text: string): FormatOutcome {
       statusRaw,
       superseded: links.has('supersededBy'),
       date,
+      updated,
       deciders,
       consulted: toStringList(fm.consulted),
       informed: toStringList(fm.informed),

@@ -30,6 +30,9 @@ const RELATION_FIELDS: ReadonlyArray<readonly [string, RelationKind]> = [
   ['superseded by', 'supersededBy'],
   ['superceded by', 'supersededBy'],
   ['superseded-by', 'supersededBy'],
+  ['replaces', 'supersedes'],
+  ['replaced by', 'supersededBy'],
+  ['reverted by', 'supersededBy'],
   ['amends', 'amends'],
   ['amended by', 'amendedBy'],
   ['amended-by', 'amendedBy'],
@@ -120,7 +123,17 @@ export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions
       titleSource,
       statusRaw,
       superseded: links.has('supersededBy'),
-      date: dateOf(text, headStart, value('date') || value('decided') || value('created'), statusRaw),
+      date: dateOf(
+        text,
+        headStart,
+        value('date') ||
+          value('decided') ||
+          value('created') ||
+          value('creation date') ||
+          value('date created'),
+        statusRaw,
+      ),
+      updated: updatedOf(value('last updated') || value('last-updated') || value('updated')),
       deciders: toStringList(
         value('deciders') || value('decision-makers') || value('decision makers') || undefined,
       ),
@@ -145,6 +158,12 @@ function dateOf(text: string, from: number, field: string, statusRaw: string): D
     if (inSection !== null) return inSection;
   }
   return readDate(statusRaw);
+}
+
+/** A `Last updated:` field, only when it reads one way (it never settles the corpus date order). */
+function updatedOf(field: string): string | undefined {
+  const reading = readDate(field);
+  return reading === null || reading.dayFirst !== undefined ? undefined : reading.date;
 }
 
 export function parseNygard(text: string): FormatOutcome {

@@ -152,11 +152,15 @@ export function parseDecision(input: ParseInput): ParseResult {
     governs: detachAll(f.governs),
   };
   // Rare fields are added only when set: most decisions keep one shared shape.
-  const extra: Mutable<Pick<Decision, 'dateReadings' | 'dateOrder' | 'titleSource'>> = {};
+  const extra: Mutable<Pick<Decision, 'dateReadings' | 'dateOrder' | 'titleSource' | 'updated'>> = {};
   if (date?.dayFirst !== undefined) extra.dateReadings = { monthFirst: date.date, dayFirst: date.dayFirst };
   if (date?.order !== undefined) extra.dateOrder = date.order;
   if (titleSource !== undefined) extra.titleSource = titleSource;
-  const all = (extra.dateReadings ?? extra.dateOrder ?? extra.titleSource) ? { ...fields, ...extra } : fields;
+  if (f.updated !== undefined) extra.updated = detach(f.updated);
+  const all =
+    (extra.dateReadings ?? extra.dateOrder ?? extra.titleSource ?? extra.updated)
+      ? { ...fields, ...extra }
+      : fields;
   const lazy = input.lazyBody;
   const decision: Decision =
     lazy === undefined
