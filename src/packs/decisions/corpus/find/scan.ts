@@ -111,15 +111,44 @@ function recordCandidates(names: readonly string[]): number {
 
 /**
  * A topic folder's README/index is its record when the folder is not the
- * corpus folder itself and holds no other record beside it.
+ * corpus folder itself and holds no other record, beside it or below it: a
+ * README over folders of records (`sig-x/README.md` over `sig-x/1234-y/`)
+ * is their table of contents.
  */
 export function isFolderRecord(ctx: ScanContext, dir: string): boolean {
   if (dir === ctx.corpusDir) return false;
   try {
-    return recordCandidates(readdirSync(dir)) === 0;
+    return recordCandidates(readdirSync(dir)) === 0 && !hasMarkdownBelow(dir, NESTED_DEPTH);
   } catch {
     return false;
   }
+}
+
+/** How deep a README's sub-folders are searched for records; tables of contents sit a level or two up. */
+const NESTED_DEPTH = 3;
+
+/** Any Markdown file in a sub-folder of `dir` (hidden folders and node_modules aside), `depth` levels down. */
+function hasMarkdownBelow(dir: string, depth: number): boolean {
+  if (depth === 0) return false;
+  let list: Dirent[];
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  for (const d of list) {
+    if (!d.isDirectory() || d.name.charCodeAt(0) === 0x2e || SKIP_DIRS.has(d.name)) continue;
+    const sub = path.join(dir, d.name);
+    let names: string[];
+    try {
+      names = readdirSync(sub);
+    } catch {
+      continue;
+    }
+    if (names.some((n) => n.charCodeAt(0) !== 0x2e && isMarkdownFile(n))) return true;
+    if (hasMarkdownBelow(sub, depth - 1)) return true;
+  }
+  return false;
 }
 
 function isDirectoryQuiet(p: string): boolean {
@@ -182,7 +211,8 @@ export function walk(ctx: ScanContext, start: string): WalkResult {
       if (found.kind === 'dir') stack.push(found.abs);
       else entries.push(found);
     }
-    const folderRecord = records === 0 && dir !== ctx.corpusDir;
+    const folderRecord =
+      records === 0 && dir !== ctx.corpusDir && indexes.length > 0 && !hasMarkdownBelow(dir, NESTED_DEPTH);
     for (const dirent of indexes) {
       const abs = dir + path.sep + dirent.name;
       const corpusPath = prefix + dirent.name;

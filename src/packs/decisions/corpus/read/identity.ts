@@ -22,6 +22,8 @@ const TITLE_NUMBER = /^\[?(?:adr[-_ #]?(\d+)\]?\s*[.:\-–—]?|(\d+)\s*(?:[.:]|
 const TITLE_BARE_NUMBER = /^(\d+)\s+(\S.*)$/;
 /** `template.md`, `template-madr.md`, `adr-template.md`, `ADRXXX-name-template.md`. */
 const TEMPLATE_WORD = /^template|template$/i;
+/** What follows a real number in a template's name: the word alone, perhaps with its kind. */
+const ONLY_TEMPLATE = /^(?:(?:adr|madr|decision|record)[-_ ])?template$/i;
 /** A placeholder where the number goes: `XXXX-title.md`, `adr-NNN.md`, `0000.md`. */
 const PLACEHOLDER_NUMBER = /^(?:adr[-_ ]?)?(?:x{3,}|n{3,})(?:[-_. ]|$)|^(?:adr[-_ ]?)?0+$/i;
 const ZERO_NUMBER = /^(?:adr[-_ ]?)?0+[-_. ]/i;
@@ -58,12 +60,18 @@ export function isNonDecisionFile(name: string): boolean {
 /**
  * True when a file name marks a template. `0000-x` counts only when `x`
  * mentions a template: MADR's own first record is
- * `0000-use-markdown-architectural-decision-records.md`.
+ * `0000-use-markdown-architectural-decision-records.md`. A file with a real
+ * number is a record whose title may well end in the word
+ * (`0101-env-in-pod-template.md`): it is a template only when the word is
+ * all its name says (`0001-template.md`).
  */
 export function isTemplateName(fileName: string): boolean {
   const stem = stripMarkdownExt(fileName);
-  if (TEMPLATE_WORD.test(stem) || PLACEHOLDER_NUMBER.test(stem)) return true;
-  return ZERO_NUMBER.test(stem) && /template/i.test(stem);
+  if (PLACEHOLDER_NUMBER.test(stem)) return true;
+  if (ZERO_NUMBER.test(stem)) return /template/i.test(stem);
+  const numbered = FILE_NUMBER.exec(stem);
+  if (numbered?.[1] !== undefined) return ONLY_TEMPLATE.test(numbered[2] ?? '');
+  return TEMPLATE_WORD.test(stem);
 }
 
 /** The date a file name starts with (`20200925-…`, `2020-09-25-…`) as YYYY-MM-DD, or null. */

@@ -158,6 +158,11 @@ describe('file names', () => {
     ['0000.md', true],
     ['0000-use-markdown-architectural-decision-records.md', false],
     ['0001-templates-for-services.md', false],
+    ['0101-env-in-pod-template.md', false],
+    ['ADR-0012-service-template.md', false],
+    ['0005-template.md', true],
+    ['adr-0005-madr-template.md', true],
+    ['env-in-pod-template.md', true],
     ['0007-use-x.md', false],
   ])('%s is a template: %s', (name, expected) => {
     expect(isTemplateName(name)).toBe(expected);
