@@ -11,10 +11,11 @@ import {
   scanRelationLines,
 } from '../resolve/relations.js';
 import { type DateReading, readDate } from './dates.js';
-import type { FormatOutcome } from './format-fields.js';
+import type { FormatFields, FormatOutcome } from './format-fields.js';
+import { findRecordTitle } from './headings.js';
 import { toGlobList, toStringList } from './metadata.js';
 import { parseMarkdownRecord } from './parse-nygard.js';
-import { findTitle, nextLineStart } from './text.js';
+import { nextLineStart } from './text.js';
 
 const RELATION_KEYS: ReadonlyArray<readonly [string, RelationKind]> = [
   ['supersedes', 'supersedes'],
@@ -123,9 +124,12 @@ export function parseMadr(text: string): FormatOutcome {
   }
   const fm = data as Record<string, unknown>;
   const body = text.slice(fence.bodyStart);
-  const heading = findTitle(body);
+  // A level-1 `# Context` is a section: the title is then the front matter's, or found in the text.
+  const heading = findRecordTitle(body);
   const fmTitle = scalar(fm.title).trim();
-  const title = fmTitle || heading?.text || '';
+  let title = fmTitle || heading?.text || '';
+  let titleSource: FormatFields['titleSource'] =
+    fmTitle !== '' && heading === null ? 'front-matter' : undefined;
   const links = new LinkCollector();
   let statusRaw = scalar(fm.status).trim();
   let date = firstDate(fm, CREATED_KEYS);
@@ -140,6 +144,10 @@ export function parseMadr(text: string): FormatOutcome {
     if (inBody.ok) {
       const f = inBody.fields;
       statusRaw = f.statusRaw;
+      if (title === '' && f.title !== '') {
+        title = f.title;
+        titleSource = f.titleSource;
+      }
       date ??= f.date;
       updated ??= f.updated;
       if (deciders.length === 0) deciders = [...f.deciders];
@@ -156,7 +164,7 @@ export function parseMadr(text: string): FormatOutcome {
     fields: {
       format: 'madr',
       title,
-      titleSource: fmTitle !== '' && heading === null ? 'front-matter' : undefined,
+      titleSource,
       statusRaw,
       superseded: links.has('supersededBy'),
       date,

@@ -19,6 +19,7 @@ import {
 } from '../resolve/relations.js';
 import { type DateReading, readDate } from './dates.js';
 import type { FormatFields, FormatOutcome } from './format-fields.js';
+import { headingView } from './headings.js';
 import { parseAffectsLine, readHeaderFields, toStringList } from './metadata.js';
 import { parseTableFields } from './metadata-table.js';
 import { findNamedSection } from './sections.js';
@@ -79,7 +80,10 @@ export interface MarkdownRecordOptions {
   readonly fieldFirst: boolean;
 }
 
-export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions): FormatOutcome {
+export function parseMarkdownRecord(original: string, options: MarkdownRecordOptions): FormatOutcome {
+  // Setext and section-H1 headings are read as plain ones; the body stays as written.
+  const view = headingView(original);
+  const text = view?.text ?? original;
   const title = findTitle(text);
   const headStart = title?.next ?? 0;
   const headerEnd = nextSubheading(text, headStart);
@@ -142,8 +146,8 @@ export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions
       tags: toStringList(fields.get('tags')?.value),
       links: links.toLinks(),
       governs: parseAffectsLine(value('affects') || value('scope')),
-      body: text,
-      contentStart: headStart,
+      body: original,
+      contentStart: view?.contentStart ?? headStart,
     },
   };
 }

@@ -7,6 +7,7 @@ import { type BodySource, LazyDecision } from '../load/lazy-decision.js';
 import type { Decision, DecisionLinks, DecisionStatus, Problem } from '../model.js';
 import type { DateReading } from './dates.js';
 import type { FormatOutcome } from './format-fields.js';
+import { headingView } from './headings.js';
 import {
   dateFromFileName,
   identityFromFileName,
@@ -70,7 +71,8 @@ function detachLinks(l: DecisionLinks): DecisionLinks {
 
 function dispatch(text: string): FormatOutcome {
   if (hasFrontMatter(text)) return parseMadr(text);
-  const bullets = bulletStyle(text, findTitle(text)?.next ?? 0);
+  const plain = headingView(text)?.text ?? text;
+  const bullets = bulletStyle(plain, findTitle(plain)?.next ?? 0);
   // MADR 2 templates write `* Status:`, log4brains writes `- Status:`.
   if (bullets === '*') return parseBulletRecord(text, 'madr');
   if (bullets === '-') return parseBulletRecord(text, 'log4brains');
