@@ -23,6 +23,7 @@ import { headingView } from './headings.js';
 import { parseAffectsLine, readHeaderFields, toStringList } from './metadata.js';
 import { parseTableFields } from './metadata-table.js';
 import { findNamedSection } from './sections.js';
+import { statusFromHistory } from './status-history.js';
 import { findTitle, nextLineStart, nextSubheading } from './text.js';
 
 const RELATION_FIELDS: ReadonlyArray<readonly [string, RelationKind]> = [
@@ -106,6 +107,8 @@ export function parseMarkdownRecord(original: string, options: MarkdownRecordOpt
     statusRaw = fromSection();
     if (statusRaw === '') statusRaw = value('status');
   }
+  // Some records tell their status only in a change-log or approval section.
+  if (statusRaw === '') statusRaw = statusFromHistory(text, headStart);
   relationsInStatus(statusRaw, links);
   for (const [key, kind] of RELATION_FIELDS) {
     const v = fields.get(key)?.value;
