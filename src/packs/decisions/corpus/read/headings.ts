@@ -47,6 +47,10 @@ function sectionKey(heading: string): string {
 }
 
 export function isSectionName(heading: string): boolean {
+  if (heading.length > 40) return false;
+  // Most titles start with a letter and carry no decoration: their lower case is the whole answer.
+  const c = heading.charCodeAt(0) | 0x20;
+  if (c >= 0x61 && c <= 0x7a && !/[*_`:]|\s$/.test(heading)) return SECTION_NAMES.has(heading.toLowerCase());
   return SECTION_NAMES.has(sectionKey(heading));
 }
 
@@ -66,18 +70,35 @@ export interface HeadingView {
 const UNDERLINE = /^ {0,3}(?:=+|-{2,})[ \t]*$/;
 /** Lines that cannot be a setext heading's text: list items, quotes, tables, ATX headings, code. */
 const NOT_HEADING_TEXT = /^(?:\s{4}|\s*(?:[-*+]\s|>|\||#|```|~~~))/;
-/** Worth building a view: an underline row, or a level-1 heading near the top. */
-const SETEXT_SCREEN = /\n {0,3}(?:=+|-{2,})[ \t]*(?:\n|$)/;
 
 /**
- * The text with its headings made plain, or null when it already is. A
+ * Worth building a view: an underline row right under a line of text (a
+ * thematic break follows a blank line). indexOf finds the few candidate rows
+ * several times faster than a regex over the whole text.
+ */
+function hasUnderline(text: string, needle: string): boolean {
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) {
+    const before = text.charCodeAt(i - 1);
+    if (i === 0 || before === 0x0a || before === 0x20 || before === 0x09) continue;
+    const end = text.indexOf('\n', i + 1);
+    if (UNDERLINE.test(text.slice(i + 1, end === -1 ? text.length : end))) return true;
+  }
+  return false;
+}
+
+/**
+ * The text with its headings made plain, or null when it already is;
+ * `title` is the text's first level-1 heading when the caller has it. A
  * setext heading counts only after a blank line (or at the start), so a
  * `---` under a paragraph line of YAML or prose stays what it was.
  */
-export function headingView(text: string): HeadingView | null {
-  const title = findTitle(text);
+export function headingView(text: string, title: Heading | null = findTitle(text)): HeadingView | null {
   const demote = title !== null && isSectionName(title.text);
-  if (!demote && !SETEXT_SCREEN.test(text)) return null;
+  if (!demote) {
+    // A record with `##` sections does not mix in setext ones: found at once, that spares the scan.
+    if (text.includes('\n## ')) return null;
+    if (!hasUnderline(text, '\n--') && !hasUnderline(text, '\n=')) return null;
+  }
   const out: string[] = [];
   let changed = false;
   let inFence = false;

@@ -83,9 +83,10 @@ export interface MarkdownRecordOptions {
 
 export function parseMarkdownRecord(original: string, options: MarkdownRecordOptions): FormatOutcome {
   // Setext and section-H1 headings are read as plain ones; the body stays as written.
-  const view = headingView(original);
+  const first = findTitle(original);
+  const view = headingView(original, first);
   const text = view?.text ?? original;
-  const title = findTitle(text);
+  const title = view === null ? first : findTitle(text);
   const headStart = title?.next ?? 0;
   const headerEnd = nextSubheading(text, headStart);
   const fields = readHeaderFields(text, headStart, headerEnd);

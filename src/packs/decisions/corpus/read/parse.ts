@@ -71,8 +71,13 @@ function detachLinks(l: DecisionLinks): DecisionLinks {
 
 function dispatch(text: string): FormatOutcome {
   if (hasFrontMatter(text)) return parseMadr(text);
-  const plain = headingView(text)?.text ?? text;
-  const bullets = bulletStyle(plain, findTitle(plain)?.next ?? 0);
+  // Setext section headings bound the metadata under the title like `##` ones.
+  const title = findTitle(text);
+  const view = headingView(text, title);
+  const bullets =
+    view === null
+      ? bulletStyle(text, title?.next ?? 0)
+      : bulletStyle(view.text, findTitle(view.text)?.next ?? 0);
   // MADR 2 templates write `* Status:`, log4brains writes `- Status:`.
   if (bullets === '*') return parseBulletRecord(text, 'madr');
   if (bullets === '-') return parseBulletRecord(text, 'log4brains');
