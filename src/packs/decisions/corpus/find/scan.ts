@@ -124,6 +124,39 @@ export function isFolderRecord(ctx: ScanContext, dir: string): boolean {
   }
 }
 
+/**
+ * The READMEs a change in `dir` can turn, read again: beside a changed
+ * record, and in the folders above it. `folder`: the change was a whole folder.
+ */
+export function folderIndexesAbove(
+  ctx: ScanContext,
+  dir: string,
+  changedKey: string,
+  folder: boolean,
+): ScanEntry[] {
+  if (!folder && !isMarkdownFile(changedKey)) return [];
+  // A README's own change has settled its own fate; a folder or another record beside it can turn it.
+  const beside = folder || !isFolderIndexName(path.basename(changedKey));
+  const out: ScanEntry[] = [];
+  for (let d = dir, up = 0; up <= NESTED_DEPTH && d !== ctx.corpusDir && isInside(ctx.corpusDir, d); up++) {
+    if (up > 0 || beside) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(d);
+      } catch {
+        // gone: nothing to turn here
+      }
+      for (const name of names) {
+        if (!isFolderIndexName(name) || !isMarkdownFile(name)) continue;
+        const entry = inspect(ctx, path.join(d, name));
+        if (entry !== null && entry.kind !== 'dir') out.push(entry);
+      }
+    }
+    d = path.dirname(d);
+  }
+  return out;
+}
+
 /** How deep a README's sub-folders are searched for records; tables of contents sit a level or two up. */
 const NESTED_DEPTH = 3;
 

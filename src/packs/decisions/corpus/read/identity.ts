@@ -20,8 +20,12 @@ const DATE_PREFIX = /^(?:(\d{4})(\d{2})(\d{2})|(\d{4})-(\d{2})-(\d{2}))(?:[-_. ]
 const TITLE_NUMBER = /^\[?(?:adr[-_ #]?(\d+)\]?\s*[.:\-–—]?|(\d+)\s*(?:[.:]|\s[-–—]))\s+(\S.*)$/i;
 /** A bare leading number (`23 Use X`): stripped only when it repeats the file's own number. */
 const TITLE_BARE_NUMBER = /^(\d+)\s+(\S.*)$/;
-/** `template.md`, `template-madr.md`, `adr-template.md`, `ADRXXX-name-template.md`. */
-const TEMPLATE_WORD = /^template|template$/i;
+/**
+ * `template.md`, `template-madr.md`, `adr-template.md`, `decision-record-template.md`: the word,
+ * first, or after words naming what it is a template of. `env-in-pod-template.md` is a record.
+ */
+const TEMPLATE_WORD =
+  /^template|^(?:(?:adr|madr|nygard|log4brains|architecture|architectural|decision|decisions|record|records|lightweight|minimal|short|long|full|bare|default|new|my|our)[-_ ]?)+template$/i;
 /** What follows a real number in a template's name: the word alone, perhaps with its kind. */
 const ONLY_TEMPLATE = /^(?:(?:adr|madr|decision|record)[-_ ])?template$/i;
 /** A placeholder where the number goes: `XXXX-title.md`, `adr-NNN.md`, `0000.md`. */

@@ -162,7 +162,9 @@ describe('file names', () => {
     ['ADR-0012-service-template.md', false],
     ['0005-template.md', true],
     ['adr-0005-madr-template.md', true],
-    ['env-in-pod-template.md', true],
+    ['decision-record-template.md', true],
+    ['template-madr.md', true],
+    ['env-in-pod-template.md', false],
     ['0007-use-x.md', false],
   ])('%s is a template: %s', (name, expected) => {
     expect(isTemplateName(name)).toBe(expected);
