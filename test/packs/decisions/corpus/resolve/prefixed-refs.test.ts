@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../../../../src/packs/decisions/corpus/corpus.js';
+import { unreadFilesFor } from '../../../../../src/packs/decisions/corpus/read/unread.js';
 import { extractRefs } from '../../../../../src/packs/decisions/corpus/resolve/relations.js';
 import { tempDir } from '../helpers.js';
 
@@ -50,6 +51,13 @@ describe('references with a project prefix', () => {
     }
     // A lower-case word that is no known prefix stays a slug: nothing matches it.
     expect(corpus.resolve('kafka-7').kind).toBe('not-found');
+  });
+
+  it('names an unread file by its prefixed number, with why', () => {
+    const corpus = corpusOf({ '0023-empty.md': '', '0001-a.md': '# A\n\n## Status\n\nAccepted\n' });
+    expect(unreadFilesFor(corpus, 'TEP-0023')).toEqual([
+      { path: 'docs/adr/0023-empty.md', reasons: ['file is empty'] },
+    ]);
   });
 
   it('turns front-matter replaces / superseded-by with prefixed refs into resolved edges', () => {
