@@ -18,6 +18,8 @@ const FILE_NUMBER = /^(?:adr[-_ ]?)?(\d+)(?:[-_. ]+(.*))?$/i;
 const DATE_PREFIX = /^(?:(\d{4})(\d{2})(\d{2})|(\d{4})-(\d{2})-(\d{2}))(?:[-_. ]|$)/;
 // A title number needs an ADR prefix or punctuation after it, so "2024 roadmap" stays a title.
 const TITLE_NUMBER = /^\[?(?:adr[-_ #]?(\d+)\]?\s*[.:\-–—]?|(\d+)\s*(?:[.:]|\s[-–—]))\s+(\S.*)$/i;
+/** A proposal's title (`KEP-1234: Snapshots`, `TEP-0023 - X`): its number, once it matches the file's. */
+const TITLE_PREFIXED_NUMBER = /^([A-Z]{2,8})[-_ ]?(\d+)\s*[:.\-–—]\s+(\S.*)$/;
 /** A bare leading number (`23 Use X`): stripped only when it repeats the file's own number. */
 const TITLE_BARE_NUMBER = /^(\d+)\s+(\S.*)$/;
 /**
@@ -37,7 +39,9 @@ const REF_NUMBER = /^(?:adr)?[-_ #]?(\d+)$/i;
  * capitals any such prefix counts; in lower case only a known one, so `kafka-3` stays a slug.
  */
 const PREFIXED_NUMBER = /^[A-Z]{2,8}[-_ ]?#?(\d+)$/;
-const KNOWN_PREFIX_CI = /^(?:kep|tep|pep|rfc|rfd|aip|mep|jep|bip|eip|dep|xep)[-_ ]?#?(\d+)$/i;
+const KNOWN_PREFIXES = 'kep|tep|pep|rfc|rfd|aip|mep|jep|bip|eip|dep|xep';
+const KNOWN_PREFIX_CI = new RegExp(`^(?:${KNOWN_PREFIXES})[-_ ]?#?(\\d+)$`, 'i');
+const KNOWN_PREFIX_WORD = new RegExp(`^(?:${KNOWN_PREFIXES})$`, 'i');
 
 export function stripMarkdownExt(name: string): string {
   return name.replace(MARKDOWN_EXT, '');
@@ -111,8 +115,8 @@ export interface TitleIdentity {
 
 /**
  * The title without its numbering: `21. X`, `ADR-012: X`, `ADR 12 - X`,
- * `0012 - X`, `[ADR-7] X`; `23 X` only when 23 is `fileNumber` (so "2024
- * roadmap" stays a title).
+ * `0012 - X`, `[ADR-7] X`; `KEP-12: X` and `23 X` only when the number is
+ * `fileNumber` or the file has none (so "2024 roadmap" stays a title).
  */
 export function identityFromTitle(raw: string, fileNumber: number | null = null): TitleIdentity {
   const title = raw.trim();
@@ -120,6 +124,13 @@ export function identityFromTitle(raw: string, fileNumber: number | null = null)
   const digits = m?.[1] ?? m?.[2];
   if (m !== null && digits !== undefined) {
     return { number: Number.parseInt(digits, 10), numberText: digits, title: (m[3] ?? '').trim() };
+  }
+  const prefixed = TITLE_PREFIXED_NUMBER.exec(title);
+  if (prefixed?.[2] !== undefined) {
+    const n = Number.parseInt(prefixed[2], 10);
+    // Without a file number to agree with, only a known proposal prefix numbers the record ("HTTP-2: …" does not).
+    if (fileNumber === null ? KNOWN_PREFIX_WORD.test(prefixed[1] ?? '') : n === fileNumber)
+      return { number: n, numberText: prefixed[2], title: (prefixed[3] ?? '').trim() };
   }
   const bare = fileNumber === null ? null : TITLE_BARE_NUMBER.exec(title);
   if (bare?.[1] !== undefined && Number.parseInt(bare[1], 10) === fileNumber) {

@@ -47,3 +47,18 @@ describe('front-matter relation keys', () => {
     expect(d?.links).toMatchObject({ supersedes: ['TEP-0002'], supersededBy: ['TEP-0040'] });
   });
 });
+
+describe('a proposal written with mail-style headers', () => {
+  it('reads its Title:, Status: and Created: lines', () => {
+    const d = parseText(
+      'PEP: 8\nTitle: Queue the jobs\nStatus: Active\nCreated: 05-Jul-2001\n\n# Abstract\n\nWhy.\n',
+      'pep-0008.md',
+    ).decision;
+    expect(d).toMatchObject({
+      title: 'Queue the jobs',
+      status: 'accepted',
+      statusRaw: 'Active',
+      date: '2001-07-05',
+    });
+  });
+});

@@ -95,6 +95,7 @@ describe('date forms', () => {
     ['2018-02-05T10:00:00Z', { date: '2018-02-05' }],
     ['5 February 2018', { date: '2018-02-05', order: 'written-day-first' }],
     ['5th Feb 2018', { date: '2018-02-05', order: 'written-day-first' }],
+    ['05-Feb-2018', { date: '2018-02-05', order: 'written-day-first' }],
     ['February 5, 2018', { date: '2018-02-05', order: 'written-month-first' }],
     ['25/02/2018', { date: '2018-02-25', order: 'numeric-day-first' }],
     ['02/25/2018', { date: '2018-02-25', order: 'numeric-month-first' }],
@@ -138,6 +139,10 @@ describe('title numbering', () => {
     ['23 Use X', 23, 23, 'Use X'],
     ['23 Use X', null, null, '23 Use X'],
     ['2024 roadmap', 7, null, '2024 roadmap'],
+    ['KEP-1234: Volume snapshots', 1234, 1234, 'Volume snapshots'],
+    ['TEP-0023 - Use queues', null, 23, 'Use queues'],
+    ['KEP-99: Other record', 1234, null, 'KEP-99: Other record'],
+    ['HTTP-2: Serve it', null, null, 'HTTP-2: Serve it'],
   ])('%s (file number %s)', (raw, fileNumber, number, title) => {
     expect(identityFromTitle(raw, fileNumber)).toMatchObject({ number, title });
   });
