@@ -25,6 +25,7 @@ const MD_LINK = /\[[^\]]*\]\([^)]*\)/g;
 const STRICT_REF = /^(?:adr[-_ #]?\d+|#?\d+|\S+\.(?:md|markdown))$/i;
 /** A proposal process's own prefix before the number: `TEP-0023`, `KEP-1234` (written in capitals). */
 const PREFIXED_REF = /^[A-Z]{2,8}-\d+$/;
+const BARE_NUMBER = /^#?\d+$/;
 /** The prefix alone, when a space parts it from the number: `RFC 42`, `PEP 8`. */
 const PREFIX_WORD = /^[A-Z]{2,8}$/;
 /** Words allowed before and between refs: "supersedes the decisions made in ADRs 60 and 61". */
@@ -171,7 +172,9 @@ export function parseRelationLine(line: string, strict: boolean): RelationLine |
   const kind = relationKind(verb);
   if (kind === null) return null;
   const rest = m[2] ?? '';
-  const refs = extractRefs(rest, strict);
+  let refs = extractRefs(rest, strict);
+  // "Replaces 3 cron jobs" is prose: in free text that verb names a record only by more than a number.
+  if (strict && /^replace/i.test(verb)) refs = refs.filter((r) => !BARE_NUMBER.test(r));
   if (refs.length === 0) return null;
   // Only what comes before the refs qualifies them: "… by [5](x.md), part of the platform" is whole.
   const lead = rest.slice(0, Math.max(0, rest.indexOf(refs[0] ?? '')));

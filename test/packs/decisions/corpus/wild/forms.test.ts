@@ -200,5 +200,8 @@ describe('relation refs', () => {
   it('does not read numbers out of ordinary prose', () => {
     expect(parseRelationLine('This decision supersedes the old approach of 3 services', true)).toBeNull();
     expect(extractRefs('the old design, see 12', true)).toEqual([]);
+    expect(parseRelationLine('- Replaces 3 cron jobs with one queue', true)).toBeNull();
+    expect(parseRelationLine('- Replaces ADR-3 and TEP-0004', true)?.refs).toEqual(['ADR-3', 'TEP-0004']);
+    expect(parseRelationLine('Replaced by 12', false)?.refs).toEqual(['12']);
   });
 });
