@@ -53,6 +53,19 @@ describe('references with a project prefix', () => {
     expect(corpus.resolve('kafka-7').kind).toBe('not-found');
   });
 
+  it('resolves prefixed refs listed in a relation field', () => {
+    const corpus = corpusOf({
+      '0008-eight.md': '# Eight\n\n## Status\n\nDeprecated\n',
+      '0042-forty-two.md': '# Forty-two\n\n## Status\n\nDeprecated\n',
+      '0050-fifty.md': '# Fifty\n\n- Status: accepted\n- Supersedes: RFC 42, PEP 8\n',
+    });
+    expect(corpus.decisions.find((d) => d.id === '0050')?.links.supersedes).toEqual(['RFC 42', 'PEP 8']);
+    expect(corpus.edges.map((e) => [e.from, e.to, e.state])).toEqual([
+      ['0050', '0008', 'resolved'],
+      ['0050', '0042', 'resolved'],
+    ]);
+  });
+
   it('names an unread file by its prefixed number, with why', () => {
     const corpus = corpusOf({ '0023-empty.md': '', '0001-a.md': '# A\n\n## Status\n\nAccepted\n' });
     expect(unreadFilesFor(corpus, 'TEP-0023')).toEqual([
