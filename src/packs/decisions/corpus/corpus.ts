@@ -4,18 +4,17 @@
  * graph and governed paths answered from memory. Everything is synchronous,
  * so an answer never mixes two versions of the corpus.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { MoorError } from '../../../errors.js';
 import type { DecisionCorpus } from './corpus-view.js';
 import { isInside, realpathOrNull, toPosix } from './find/paths.js';
-import { inspect, type ScanContext, walk } from './find/scan.js';
+import { folderIndexesAbove, inspect, type ScanContext, walk } from './find/scan.js';
 import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
 import { shouldSplit, WorkerShare } from './load/parallel.js';
 import { RecordStore, type RefreshStats } from './load/records.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
-import { isFolderIndexName, isMarkdownFile } from './read/identity.js';
 import { loadNavTitles } from './read/nav.js';
 import { DerivedState } from './resolve/derive.js';
 import { Governance, type GoverningAnswer } from './resolve/governs.js';
@@ -290,21 +289,12 @@ export class Corpus implements DecisionCorpus {
     const prefix = key === '' ? '' : `${key}/`;
     for (const k of this.store.keys()) if (k.startsWith(prefix) && !seen.has(k)) this.store.drop(k);
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
+    if (abs !== this.corpusDir) this.recheckFolderIndex(path.dirname(abs), key, true);
   }
 
-  private recheckFolderIndex(dir: string, changedKey: string): void {
-    if (!isMarkdownFile(changedKey) || isFolderIndexName(path.basename(changedKey))) return;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (!isFolderIndexName(name) || !isMarkdownFile(name)) continue;
-      const entry = inspect(this.ctx, path.join(dir, name));
-      if (entry !== null && entry.kind !== 'dir') this.store.apply(entry);
-    }
+  /** A record added or removed beside or below a README can turn it into a table of contents or back. */
+  private recheckFolderIndex(dir: string, changedKey: string, folder = false): void {
+    for (const entry of folderIndexesAbove(this.ctx, dir, changedKey, folder)) this.store.apply(entry);
   }
 
   private rescan(): { dirs: string[] } {

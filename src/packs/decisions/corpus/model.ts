@@ -69,6 +69,8 @@ export interface Decision {
   /** Both readings of a numeric date that reads both ways; the corpus sets `date` to one of them. */
   readonly dateReadings?: { readonly monthFirst: string; readonly dayFirst: string };
   readonly dateOrder?: DateOrderEvidence;
+  /** ISO date the record says it was last updated (`last-updated:`), when it says so. */
+  readonly updated?: string;
   /** Set when the title did not come from a `# Title` heading. */
   readonly titleSource?: TitleSource;
   readonly deciders: readonly string[];

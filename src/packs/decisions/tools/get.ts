@@ -50,6 +50,8 @@ const output = z.object({
   status: statusSchema,
   statusRaw: z.string(),
   date: z.string().nullable(),
+  /** Only when the record gives a last-updated date apart from its date. */
+  updated: z.string().optional(),
   format: z.enum(['madr', 'nygard', 'log4brains']),
   path: z.string(),
   deciders: z.array(z.string()),
@@ -114,6 +116,7 @@ function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
     status: decision.status,
     statusRaw: decision.statusRaw,
     date: decision.date,
+    ...(decision.updated === undefined ? {} : { updated: decision.updated }),
     format: decision.format,
     path: decision.path,
     deciders: [...decision.deciders],
@@ -142,6 +145,7 @@ function render(d: z.infer<typeof output>): string {
     `Status: ${d.status}${d.statusRaw && d.statusRaw.toLowerCase() !== d.status ? ` (${d.statusRaw})` : ''}`,
   ];
   if (d.date) meta.push(`Date: ${d.date}`);
+  if (d.updated) meta.push(`Updated: ${d.updated}`);
   meta.push(`Path: ${d.path}`);
   const lists: Array<[string, string[]]> = [
     ['Deciders', d.deciders],

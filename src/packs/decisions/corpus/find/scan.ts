@@ -111,15 +111,77 @@ function recordCandidates(names: readonly string[]): number {
 
 /**
  * A topic folder's README/index is its record when the folder is not the
- * corpus folder itself and holds no other record beside it.
+ * corpus folder itself and holds no other record, beside it or below it: a
+ * README over folders of records (`sig-x/README.md` over `sig-x/1234-y/`)
+ * is their table of contents.
  */
 export function isFolderRecord(ctx: ScanContext, dir: string): boolean {
   if (dir === ctx.corpusDir) return false;
   try {
-    return recordCandidates(readdirSync(dir)) === 0;
+    return recordCandidates(readdirSync(dir)) === 0 && !hasMarkdownBelow(dir, NESTED_DEPTH);
   } catch {
     return false;
   }
+}
+
+/**
+ * The READMEs a change in `dir` can turn, read again: beside a changed
+ * record, and in the folders above it. `folder`: the change was a whole folder.
+ */
+export function folderIndexesAbove(
+  ctx: ScanContext,
+  dir: string,
+  changedKey: string,
+  folder: boolean,
+): ScanEntry[] {
+  if (!folder && !isMarkdownFile(changedKey)) return [];
+  // A README's own change has settled its own fate; a folder or another record beside it can turn it.
+  const beside = folder || !isFolderIndexName(path.basename(changedKey));
+  const out: ScanEntry[] = [];
+  for (let d = dir, up = 0; up <= NESTED_DEPTH && d !== ctx.corpusDir && isInside(ctx.corpusDir, d); up++) {
+    if (up > 0 || beside) {
+      let names: string[] = [];
+      try {
+        names = readdirSync(d);
+      } catch {
+        // gone: nothing to turn here
+      }
+      for (const name of names) {
+        if (!isFolderIndexName(name) || !isMarkdownFile(name)) continue;
+        const entry = inspect(ctx, path.join(d, name));
+        if (entry !== null && entry.kind !== 'dir') out.push(entry);
+      }
+    }
+    d = path.dirname(d);
+  }
+  return out;
+}
+
+/** How deep a README's sub-folders are searched for records; tables of contents sit a level or two up. */
+const NESTED_DEPTH = 3;
+
+/** Any Markdown file in a sub-folder of `dir` (hidden folders and node_modules aside), `depth` levels down. */
+function hasMarkdownBelow(dir: string, depth: number): boolean {
+  if (depth === 0) return false;
+  let list: Dirent[];
+  try {
+    list = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  for (const d of list) {
+    if (!d.isDirectory() || d.name.charCodeAt(0) === 0x2e || SKIP_DIRS.has(d.name)) continue;
+    const sub = path.join(dir, d.name);
+    let names: string[];
+    try {
+      names = readdirSync(sub);
+    } catch {
+      continue;
+    }
+    if (names.some((n) => n.charCodeAt(0) !== 0x2e && isMarkdownFile(n))) return true;
+    if (hasMarkdownBelow(sub, depth - 1)) return true;
+  }
+  return false;
 }
 
 function isDirectoryQuiet(p: string): boolean {
@@ -182,7 +244,8 @@ export function walk(ctx: ScanContext, start: string): WalkResult {
       if (found.kind === 'dir') stack.push(found.abs);
       else entries.push(found);
     }
-    const folderRecord = records === 0 && dir !== ctx.corpusDir;
+    const folderRecord =
+      records === 0 && dir !== ctx.corpusDir && indexes.length > 0 && !hasMarkdownBelow(dir, NESTED_DEPTH);
     for (const dirent of indexes) {
       const abs = dir + path.sep + dirent.name;
       const corpusPath = prefix + dirent.name;

@@ -39,6 +39,7 @@ export class LazyDecision implements Decision {
   readonly dateReadings: { readonly monthFirst: string; readonly dayFirst: string } | undefined;
   readonly dateOrder: DateOrderEvidence | undefined;
   readonly titleSource: TitleSource | undefined;
+  readonly updated: string | undefined;
   readonly deciders: readonly string[];
   readonly consulted: readonly string[];
   readonly informed: readonly string[];
@@ -64,6 +65,7 @@ export class LazyDecision implements Decision {
     this.dateReadings = f.dateReadings;
     this.dateOrder = f.dateOrder;
     this.titleSource = f.titleSource;
+    this.updated = f.updated;
     this.deciders = f.deciders;
     this.consulted = f.consulted;
     this.informed = f.informed;

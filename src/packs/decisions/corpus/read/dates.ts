@@ -1,7 +1,7 @@
 /**
  * Dates as records write them: ISO (`2018-02-05`), numeric day/month or
  * month/day (`05/02/2018`, `08/01/24`, `5.2.2018`), or with a written month
- * (`5 February 2018`, `February 5, 2018`). A numeric date that reads both
+ * (`5 February 2018`, `05-Feb-2018`, `February 5, 2018`). A numeric date that reads both
  * ways is settled for the whole corpus at once (see DateOrder), never per
  * file; a value with no date in it gives null, never a guess.
  */
@@ -20,7 +20,7 @@ const NUMERIC = /(?<![\d/.-])(\d{1,2})([/.-])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-])
 const MONTH_NAMES =
   'jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?';
 const DAY_MONTH = new RegExp(
-  `\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?\\s+(?:of\\s+)?(${MONTH_NAMES})\\.?,?\\s+(\\d{4})\\b`,
+  `\\b(\\d{1,2})(?:st|nd|rd|th)?\\.?(?:\\s+|-)(?:of\\s+)?(${MONTH_NAMES})\\.?,?(?:\\s+|-)(\\d{4})\\b`,
   'i',
 );
 const MONTH_DAY = new RegExp(`\\b(${MONTH_NAMES})\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'i');

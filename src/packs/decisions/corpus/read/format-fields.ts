@@ -16,6 +16,8 @@ export interface FormatFields {
   /** Set when the record's relations settle the status regardless of the status word. */
   readonly superseded: boolean;
   readonly date: DateReading | null;
+  /** ISO date of the last update, when the record gives one apart from its date. */
+  readonly updated?: string | undefined;
   readonly deciders: readonly string[];
   readonly consulted: readonly string[];
   readonly informed: readonly string[];

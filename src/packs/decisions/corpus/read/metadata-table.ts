@@ -27,8 +27,11 @@ const KNOWN_KEYS = new Set([
   'owner',
   'owners',
   'created',
+  'creation date',
+  'date created',
   'decided',
   'last updated',
+  'updated',
 ]);
 /** First-column headings of a field/value table (`| Field | Value |`). */
 const FIELD_HEADINGS = new Set(['', 'field', 'key', 'name', 'property', 'attribute', 'metadata', 'item']);

@@ -10,11 +10,12 @@ import {
   relationsInStatus,
   scanRelationLines,
 } from '../resolve/relations.js';
-import { readDate } from './dates.js';
-import type { FormatOutcome } from './format-fields.js';
+import { type DateReading, readDate } from './dates.js';
+import type { FormatFields, FormatOutcome } from './format-fields.js';
+import { findRecordTitle } from './headings.js';
 import { toGlobList, toStringList } from './metadata.js';
 import { parseMarkdownRecord } from './parse-nygard.js';
-import { findTitle, nextLineStart } from './text.js';
+import { nextLineStart } from './text.js';
 
 const RELATION_KEYS: ReadonlyArray<readonly [string, RelationKind]> = [
   ['supersedes', 'supersedes'],
@@ -23,11 +24,50 @@ const RELATION_KEYS: ReadonlyArray<readonly [string, RelationKind]> = [
   ['superseded_by', 'supersededBy'],
   ['supersededBy', 'supersededBy'],
   ['superceded-by', 'supersededBy'],
+  ['replaces', 'supersedes'],
+  ['replaced-by', 'supersededBy'],
+  ['replaced_by', 'supersededBy'],
+  ['reverted-by', 'supersededBy'],
+  ['reverted_by', 'supersededBy'],
   ['amends', 'amends'],
   ['amended-by', 'amendedBy'],
   ['amended_by', 'amendedBy'],
   ['amendedBy', 'amendedBy'],
 ];
+
+/** Keys a creation date goes by, in order of preference: the first that holds a date is the record's date. */
+const CREATED_KEYS = [
+  'date',
+  'creation-date',
+  'creation_date',
+  'created',
+  'date-created',
+  'date_created',
+  'created-at',
+  'created_at',
+];
+const UPDATED_KEYS = [
+  'last-updated',
+  'last_updated',
+  'lastUpdated',
+  'updated',
+  'last-modified',
+  'date-updated',
+];
+
+function firstDate(fm: Record<string, unknown>, keys: readonly string[]): DateReading | null {
+  for (const key of keys) {
+    const reading = readDate(fm[key]);
+    if (reading !== null) return reading;
+  }
+  return null;
+}
+
+/** An update date is kept only when it reads one way: it never takes part in settling the corpus order. */
+function updatedOf(fm: Record<string, unknown>): string | undefined {
+  const reading = firstDate(fm, UPDATED_KEYS);
+  return reading === null || reading.dayFirst !== undefined ? undefined : reading.date;
+}
 
 export function hasFrontMatter(text: string): boolean {
   return (
@@ -84,12 +124,16 @@ export function parseMadr(text: string): FormatOutcome {
   }
   const fm = data as Record<string, unknown>;
   const body = text.slice(fence.bodyStart);
-  const heading = findTitle(body);
+  // A level-1 `# Context` is a section: the title is then the front matter's, or found in the text.
+  const heading = findRecordTitle(body);
   const fmTitle = scalar(fm.title).trim();
-  const title = fmTitle || heading?.text || '';
+  let title = fmTitle || heading?.text || '';
+  let titleSource: FormatFields['titleSource'] =
+    fmTitle !== '' && heading === null ? 'front-matter' : undefined;
   const links = new LinkCollector();
   let statusRaw = scalar(fm.status).trim();
-  let date = readDate(fm.date);
+  let date = firstDate(fm, CREATED_KEYS);
+  let updated = updatedOf(fm);
   let deciders = toStringList(fm.deciders ?? fm['decision-makers'] ?? fm.decision_makers);
   relationsInStatus(statusRaw, links);
   for (const [key, kind] of RELATION_KEYS) links.addAll(kind, toStringList(fm[key]));
@@ -100,7 +144,12 @@ export function parseMadr(text: string): FormatOutcome {
     if (inBody.ok) {
       const f = inBody.fields;
       statusRaw = f.statusRaw;
+      if (title === '' && f.title !== '') {
+        title = f.title;
+        titleSource = f.titleSource;
+      }
       date ??= f.date;
+      updated ??= f.updated;
       if (deciders.length === 0) deciders = [...f.deciders];
       for (const kind of ['supersedes', 'supersededBy', 'amends', 'amendedBy'] as const) {
         const partial = f.links.partial ?? [];
@@ -115,10 +164,11 @@ export function parseMadr(text: string): FormatOutcome {
     fields: {
       format: 'madr',
       title,
-      titleSource: fmTitle !== '' && heading === null ? 'front-matter' : undefined,
+      titleSource,
       statusRaw,
       superseded: links.has('supersededBy'),
       date,
+      updated,
       deciders,
       consulted: toStringList(fm.consulted),
       informed: toStringList(fm.informed),

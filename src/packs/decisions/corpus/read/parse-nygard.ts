@@ -19,9 +19,11 @@ import {
 } from '../resolve/relations.js';
 import { type DateReading, readDate } from './dates.js';
 import type { FormatFields, FormatOutcome } from './format-fields.js';
+import { headingView } from './headings.js';
 import { parseAffectsLine, readHeaderFields, toStringList } from './metadata.js';
 import { parseTableFields } from './metadata-table.js';
 import { findNamedSection } from './sections.js';
+import { statusFromHistory } from './status-history.js';
 import { findTitle, nextLineStart, nextSubheading } from './text.js';
 
 const RELATION_FIELDS: ReadonlyArray<readonly [string, RelationKind]> = [
@@ -30,6 +32,9 @@ const RELATION_FIELDS: ReadonlyArray<readonly [string, RelationKind]> = [
   ['superseded by', 'supersededBy'],
   ['superceded by', 'supersededBy'],
   ['superseded-by', 'supersededBy'],
+  ['replaces', 'supersedes'],
+  ['replaced by', 'supersededBy'],
+  ['reverted by', 'supersededBy'],
   ['amends', 'amends'],
   ['amended by', 'amendedBy'],
   ['amended-by', 'amendedBy'],
@@ -76,8 +81,12 @@ export interface MarkdownRecordOptions {
   readonly fieldFirst: boolean;
 }
 
-export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions): FormatOutcome {
-  const title = findTitle(text);
+export function parseMarkdownRecord(original: string, options: MarkdownRecordOptions): FormatOutcome {
+  // Setext and section-H1 headings are read as plain ones; the body stays as written.
+  const first = findTitle(original);
+  const view = headingView(original, first);
+  const text = view?.text ?? original;
+  const title = view === null ? first : findTitle(text);
   const headStart = title?.next ?? 0;
   const headerEnd = nextSubheading(text, headStart);
   const fields = readHeaderFields(text, headStart, headerEnd);
@@ -99,6 +108,8 @@ export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions
     statusRaw = fromSection();
     if (statusRaw === '') statusRaw = value('status');
   }
+  // Some records tell their status only in a change-log or approval section.
+  if (statusRaw === '') statusRaw = statusFromHistory(text, headStart);
   relationsInStatus(statusRaw, links);
   for (const [key, kind] of RELATION_FIELDS) {
     const v = fields.get(key)?.value;
@@ -120,7 +131,17 @@ export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions
       titleSource,
       statusRaw,
       superseded: links.has('supersededBy'),
-      date: dateOf(text, headStart, value('date') || value('decided') || value('created'), statusRaw),
+      date: dateOf(
+        text,
+        headStart,
+        value('date') ||
+          value('decided') ||
+          value('created') ||
+          value('creation date') ||
+          value('date created'),
+        statusRaw,
+      ),
+      updated: updatedOf(value('last updated') || value('last-updated') || value('updated')),
       deciders: toStringList(
         value('deciders') || value('decision-makers') || value('decision makers') || undefined,
       ),
@@ -129,8 +150,8 @@ export function parseMarkdownRecord(text: string, options: MarkdownRecordOptions
       tags: toStringList(fields.get('tags')?.value),
       links: links.toLinks(),
       governs: parseAffectsLine(value('affects') || value('scope')),
-      body: text,
-      contentStart: headStart,
+      body: original,
+      contentStart: view?.contentStart ?? headStart,
     },
   };
 }
@@ -145,6 +166,12 @@ function dateOf(text: string, from: number, field: string, statusRaw: string): D
     if (inSection !== null) return inSection;
   }
   return readDate(statusRaw);
+}
+
+/** A `Last updated:` field, only when it reads one way (it never settles the corpus date order). */
+function updatedOf(field: string): string | undefined {
+  const reading = readDate(field);
+  return reading === null || reading.dayFirst !== undefined ? undefined : reading.date;
 }
 
 export function parseNygard(text: string): FormatOutcome {

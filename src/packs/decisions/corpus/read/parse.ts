@@ -7,6 +7,7 @@ import { type BodySource, LazyDecision } from '../load/lazy-decision.js';
 import type { Decision, DecisionLinks, DecisionStatus, Problem } from '../model.js';
 import type { DateReading } from './dates.js';
 import type { FormatOutcome } from './format-fields.js';
+import { headingView } from './headings.js';
 import {
   dateFromFileName,
   identityFromFileName,
@@ -70,7 +71,13 @@ function detachLinks(l: DecisionLinks): DecisionLinks {
 
 function dispatch(text: string): FormatOutcome {
   if (hasFrontMatter(text)) return parseMadr(text);
-  const bullets = bulletStyle(text, findTitle(text)?.next ?? 0);
+  // Setext section headings bound the metadata under the title like `##` ones.
+  const title = findTitle(text);
+  const view = headingView(text, title);
+  const bullets =
+    view === null
+      ? bulletStyle(text, title?.next ?? 0)
+      : bulletStyle(view.text, findTitle(view.text)?.next ?? 0);
   // MADR 2 templates write `* Status:`, log4brains writes `- Status:`.
   if (bullets === '*') return parseBulletRecord(text, 'madr');
   if (bullets === '-') return parseBulletRecord(text, 'log4brains');
@@ -152,11 +159,15 @@ export function parseDecision(input: ParseInput): ParseResult {
     governs: detachAll(f.governs),
   };
   // Rare fields are added only when set: most decisions keep one shared shape.
-  const extra: Mutable<Pick<Decision, 'dateReadings' | 'dateOrder' | 'titleSource'>> = {};
+  const extra: Mutable<Pick<Decision, 'dateReadings' | 'dateOrder' | 'titleSource' | 'updated'>> = {};
   if (date?.dayFirst !== undefined) extra.dateReadings = { monthFirst: date.date, dayFirst: date.dayFirst };
   if (date?.order !== undefined) extra.dateOrder = date.order;
   if (titleSource !== undefined) extra.titleSource = titleSource;
-  const all = (extra.dateReadings ?? extra.dateOrder ?? extra.titleSource) ? { ...fields, ...extra } : fields;
+  if (f.updated !== undefined) extra.updated = detach(f.updated);
+  const all =
+    (extra.dateReadings ?? extra.dateOrder ?? extra.titleSource ?? extra.updated)
+      ? { ...fields, ...extra }
+      : fields;
   const lazy = input.lazyBody;
   const decision: Decision =
     lazy === undefined

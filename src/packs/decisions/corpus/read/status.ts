@@ -12,6 +12,10 @@ const WORDS: Readonly<Record<string, DecisionStatus>> = {
   pending: 'proposed',
   open: 'proposed',
   wip: 'proposed',
+  // Enhancement-proposal processes (KEP, PEP, TEP and their kin) say where a proposal is.
+  provisional: 'proposed',
+  deferred: 'proposed',
+  postponed: 'proposed',
   accepted: 'accepted',
   approved: 'accepted',
   adopted: 'accepted',
@@ -19,7 +23,10 @@ const WORDS: Readonly<Record<string, DecisionStatus>> = {
   decided: 'accepted',
   agreed: 'accepted',
   active: 'accepted',
+  implementable: 'accepted',
+  implementing: 'accepted',
   implemented: 'accepted',
+  final: 'accepted',
   rejected: 'rejected',
   declined: 'rejected',
   refused: 'rejected',
@@ -27,6 +34,7 @@ const WORDS: Readonly<Record<string, DecisionStatus>> = {
   obsolete: 'deprecated',
   retired: 'deprecated',
   withdrawn: 'deprecated',
+  reverted: 'deprecated',
   superseded: 'superseded',
   superceded: 'superseded',
   replaced: 'superseded',
@@ -40,6 +48,7 @@ const PHRASES: ReadonlyArray<readonly [string, DecisionStatus]> = [
   ['in discussion', 'proposed'],
   ['work in progress', 'proposed'],
   ['not accepted', 'rejected'],
+  ['final comment period', 'proposed'],
 ];
 
 /** Markdown decoration and brackets around a status word: `**Accepted**`, `[Accepted]`, `{Accepted}`. */

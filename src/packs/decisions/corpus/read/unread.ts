@@ -50,6 +50,7 @@ function names(file: string, wanted: string, ref: ReturnType<typeof parseRef>, p
     );
   const identity = identityFromFileName(path.posix.basename(file));
   if (ref.number !== null) return identity.number === ref.number;
+  if (ref.prefixedNumber !== null && identity.number === ref.prefixedNumber) return true;
   const key = refKey(ref.text);
   return key === refKey(path.posix.basename(stem)) || key === refKey(identity.slug);
 }

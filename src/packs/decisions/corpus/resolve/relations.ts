@@ -12,14 +12,22 @@ export type RelationKind = Exclude<keyof DecisionLinks, 'partial'>;
 const VERBS: ReadonlyArray<readonly [RegExp, RelationKind]> = [
   [/^super[sc]eded\s+by$/i, 'supersededBy'],
   [/^super[sc]edes$/i, 'supersedes'],
+  // A record replaced or reverted by a later one is no longer in force: that later one supersedes it.
+  [/^(?:replaced|reverted)\s+by$/i, 'supersededBy'],
+  [/^replaces$/i, 'supersedes'],
   [/^amended\s+by$/i, 'amendedBy'],
   [/^amends$/i, 'amends'],
 ];
 
 const RELATION_LINE =
-  /^\s*(?:[-*+]\s+)?(?:(?:this|the)\s+(?:decision|adr|record)\s+(?:is\s+|was\s+|has\s+been\s+)?)?((?:partly\s+|partially\s+)?(?:super[sc]edes|super[sc]eded(?:\s+in\s+part)?\s+by|amends|amended\s+by))\b\s*:?\s*(.*)$/i;
+  /^\s*(?:[-*+]\s+)?(?:(?:this|the)\s+(?:decision|adr|record)\s+(?:is\s+|was\s+|has\s+been\s+)?)?((?:partly\s+|partially\s+)?(?:super[sc]edes|super[sc]eded(?:\s+in\s+part)?\s+by|replaces|(?:replaced|reverted)\s+by|amends|amended\s+by))\b\s*:?\s*(.*)$/i;
 const MD_LINK = /\[[^\]]*\]\([^)]*\)/g;
 const STRICT_REF = /^(?:adr[-_ #]?\d+|#?\d+|\S+\.(?:md|markdown))$/i;
+/** A proposal process's own prefix before the number: `TEP-0023`, `KEP-1234` (written in capitals). */
+const PREFIXED_REF = /^[A-Z]{2,8}-\d+$/;
+const BARE_NUMBER = /^#?\d+$/;
+/** The prefix alone, when a space parts it from the number: `RFC 42`, `PEP 8`. */
+const PREFIX_WORD = /^[A-Z]{2,8}$/;
 /** Words allowed before and between refs: "supersedes the decisions made in ADRs 60 and 61". */
 const FILLER = new Set([
   'the',
@@ -86,11 +94,17 @@ export function relationKind(verb: string): RelationKind | null {
  */
 function listedRefs(rest: string): string[] {
   const out: string[] = [];
-  for (const word of rest.split(/[\s,;]+/)) {
-    const token = word.replace(/^[("'`[]+|[)"'`\].:;!?]+$/g, '');
+  const tokens = rest.split(/[\s,;]+/).map((word) => word.replace(/^[("'`[]+|[)"'`\].:;!?]+$/g, ''));
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] ?? '';
     if (token === '') continue;
-    if (STRICT_REF.test(token)) out.push(token);
-    else if (!FILLER.has(token.toLowerCase())) break;
+    const next = tokens[i + 1] ?? '';
+    if (STRICT_REF.test(token) || PREFIXED_REF.test(token)) out.push(token);
+    // `ADR 7` keeps its old reading (the filler word, then 7).
+    else if (PREFIX_WORD.test(token) && token !== 'ADR' && /^\d+$/.test(next)) {
+      out.push(`${token} ${next}`);
+      i++;
+    } else if (!FILLER.has(token.toLowerCase())) break;
   }
   return out;
 }
@@ -158,7 +172,9 @@ export function parseRelationLine(line: string, strict: boolean): RelationLine |
   const kind = relationKind(verb);
   if (kind === null) return null;
   const rest = m[2] ?? '';
-  const refs = extractRefs(rest, strict);
+  let refs = extractRefs(rest, strict);
+  // "Replaces 3 cron jobs" is prose: in free text that verb names a record only by more than a number.
+  if (strict && /^replace/i.test(verb)) refs = refs.filter((r) => !BARE_NUMBER.test(r));
   if (refs.length === 0) return null;
   // Only what comes before the refs qualifies them: "… by [5](x.md), part of the platform" is whole.
   const lead = rest.slice(0, Math.max(0, rest.indexOf(refs[0] ?? '')));
@@ -167,8 +183,8 @@ export function parseRelationLine(line: string, strict: boolean): RelationLine |
 
 /**
  * First-character screen before the regex: after indentation and a bullet, a
- * relation line starts with s(upersedes), a(mends), t(his decision) or
- * p(artly superseded). Most
+ * relation line starts with s(upersedes), a(mends), t(his decision),
+ * p(artly superseded) or r(eplaces, reverted by). Most
  * lines fail here without running a regex at all.
  */
 function mayBeRelation(text: string, pos: number): boolean {
@@ -179,12 +195,12 @@ function mayBeRelation(text: string, pos: number): boolean {
     while (c === 0x20 || c === 0x09) c = text.charCodeAt(++pos);
   }
   c |= 0x20;
-  return c === 0x73 || c === 0x61 || c === 0x74 || c === 0x70;
+  return c === 0x73 || c === 0x61 || c === 0x74 || c === 0x70 || c === 0x72;
 }
 
 /** Cheap test for "could this line be a relation?", anchored at a line start via the sticky flag. */
 const RELATION_START =
-  /[ \t]*(?:[-*+][ \t]+)?(?:(?:this|the)[ \t]+(?:decision|adr|record)[ \t]+(?:is[ \t]+|was[ \t]+|has[ \t]+been[ \t]+)?)?(?:(?:partly|partially)[ \t]+)?(?:super[sc]ed|amend)/iy;
+  /[ \t]*(?:[-*+][ \t]+)?(?:(?:this|the)[ \t]+(?:decision|adr|record)[ \t]+(?:is[ \t]+|was[ \t]+|has[ \t]+been[ \t]+)?)?(?:(?:partly|partially)[ \t]+)?(?:super[sc]ed|amend|replace|reverted[ \t]+by)/iy;
 
 /**
  * Find relation lines anywhere in `text[from, to)`. Walks line starts and

@@ -112,9 +112,14 @@ export class RefIndex {
     const byKey = outcome(this.byKey.get(refKey(ref.text)));
     if (byKey !== null) return byKey;
     if (ref.label !== null) {
-      const n = identityFromTitle(ref.label).number ?? parseRef(ref.label).number;
+      const label = parseRef(ref.label);
+      const n = identityFromTitle(ref.label).number ?? label.number ?? label.prefixedNumber;
       const byLabel = n !== null ? outcome(this.byNumber.get(n)) : outcome(this.byKey.get(refKey(ref.label)));
       if (byLabel !== null) return byLabel;
+    }
+    if (ref.prefixedNumber !== null) {
+      const byPrefixed = outcome(this.byNumber.get(ref.prefixedNumber));
+      if (byPrefixed !== null) return byPrefixed;
     }
     return { kind: 'not-found', suggestions: this.suggest(ref.text) };
   }

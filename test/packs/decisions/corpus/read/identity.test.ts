@@ -48,15 +48,24 @@ describe('parseRef', () => {
     expect(ref).toEqual({
       text: '../payments/0009-use-nats.md',
       number: null,
+      prefixedNumber: null,
       pathLike: true,
       label: '9. Use NATS',
     });
+  });
+
+  it('reads a project prefix apart, so it is tried after every other reading', () => {
+    expect(parseRef('TEP-0023')).toMatchObject({ number: null, prefixedNumber: 23 });
+    expect(parseRef('RFC 42')).toMatchObject({ number: null, prefixedNumber: 42 });
+    expect(parseRef('kep-7')).toMatchObject({ number: null, prefixedNumber: 7 });
+    expect(parseRef('kafka-7')).toMatchObject({ number: null, prefixedNumber: null });
   });
 
   it('treats slugs as neither numbers nor paths', () => {
     expect(parseRef('use-postgres')).toEqual({
       text: 'use-postgres',
       number: null,
+      prefixedNumber: null,
       pathLike: false,
       label: null,
     });

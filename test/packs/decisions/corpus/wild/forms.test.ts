@@ -95,6 +95,7 @@ describe('date forms', () => {
     ['2018-02-05T10:00:00Z', { date: '2018-02-05' }],
     ['5 February 2018', { date: '2018-02-05', order: 'written-day-first' }],
     ['5th Feb 2018', { date: '2018-02-05', order: 'written-day-first' }],
+    ['05-Feb-2018', { date: '2018-02-05', order: 'written-day-first' }],
     ['February 5, 2018', { date: '2018-02-05', order: 'written-month-first' }],
     ['25/02/2018', { date: '2018-02-25', order: 'numeric-day-first' }],
     ['02/25/2018', { date: '2018-02-25', order: 'numeric-month-first' }],
@@ -138,6 +139,10 @@ describe('title numbering', () => {
     ['23 Use X', 23, 23, 'Use X'],
     ['23 Use X', null, null, '23 Use X'],
     ['2024 roadmap', 7, null, '2024 roadmap'],
+    ['KEP-1234: Volume snapshots', 1234, 1234, 'Volume snapshots'],
+    ['TEP-0023 - Use queues', null, 23, 'Use queues'],
+    ['KEP-99: Other record', 1234, null, 'KEP-99: Other record'],
+    ['HTTP-2: Serve it', null, null, 'HTTP-2: Serve it'],
   ])('%s (file number %s)', (raw, fileNumber, number, title) => {
     expect(identityFromTitle(raw, fileNumber)).toMatchObject({ number, title });
   });
@@ -158,6 +163,13 @@ describe('file names', () => {
     ['0000.md', true],
     ['0000-use-markdown-architectural-decision-records.md', false],
     ['0001-templates-for-services.md', false],
+    ['0101-env-in-pod-template.md', false],
+    ['ADR-0012-service-template.md', false],
+    ['0005-template.md', true],
+    ['adr-0005-madr-template.md', true],
+    ['decision-record-template.md', true],
+    ['template-madr.md', true],
+    ['env-in-pod-template.md', false],
     ['0007-use-x.md', false],
   ])('%s is a template: %s', (name, expected) => {
     expect(isTemplateName(name)).toBe(expected);
@@ -188,5 +200,8 @@ describe('relation refs', () => {
   it('does not read numbers out of ordinary prose', () => {
     expect(parseRelationLine('This decision supersedes the old approach of 3 services', true)).toBeNull();
     expect(extractRefs('the old design, see 12', true)).toEqual([]);
+    expect(parseRelationLine('- Replaces 3 cron jobs with one queue', true)).toBeNull();
+    expect(parseRelationLine('- Replaces ADR-3 and TEP-0004', true)?.refs).toEqual(['ADR-3', 'TEP-0004']);
+    expect(parseRelationLine('Replaced by 12', false)?.refs).toEqual(['12']);
   });
 });
