@@ -243,10 +243,9 @@ async function composeDaemon(
             router: catalog.events,
             budget: listenBudget,
             offer: listenOffer,
-            audience: () => {
-              void openResourceStates(catalog, connection.scope);
-              return audienceOf(connection.scope, resourceNamer(catalog, connection.scope, loadedRooms));
-            },
+            prepare: () => openResourceStates(catalog, connection.scope),
+            audience: () =>
+              audienceOf(connection.scope, resourceNamer(catalog, connection.scope, loadedRooms)),
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
           });

@@ -143,7 +143,9 @@ function invalidCursor(cursor: string | undefined): ProtocolError {
  * stream's URIs are charged for): a resource family owns it and the resource
  * exists in one of the workspaces `loaded` gives for the scope (a session's
  * scope picks its workspace per call, asynchronously, so the ones of its rooms
- * loaded now); with none given or loaded yet the URI is taken at its word.
+ * loaded now). With none given (one client in process) the URI is taken at
+ * its word; with none loaded it names nothing: a made-up URI must never
+ * count, and streams are opened once their workspace has loaded.
  */
 export function resourceNamer(
   catalog: Catalog,
@@ -161,7 +163,7 @@ export function resourceNamer(
         return false;
       }
     };
-    const workspaces = loaded?.(scope) ?? [];
-    return workspaces.length === 0 || workspaces.some(exists);
+    if (loaded === undefined) return true;
+    return loaded(scope).some(exists);
   };
 }

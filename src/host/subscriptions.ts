@@ -8,7 +8,9 @@
  * holds once connected and sends each as an unsolicited notification
  * (resource updates only for subscribed URIs). A connection whose
  * initialize declared the tasks extension also hears `notifications/tasks`
- * for its own session's tasks. 2026-07-28 connections hear nothing
+ * for its own session's tasks: each one's current state once it is
+ * initialized (a task may have finished before it connected), then every
+ * change. 2026-07-28 connections hear nothing
  * unsolicited: their listen streams (events/stdio-listens.ts) subscribe
  * themselves.
  */
@@ -68,11 +70,31 @@ export function followEvents(
     );
     const owner = scope.sessionKey;
     if (owner !== undefined) {
+      // Once its initialize declared the extension: each of the session's tasks as it is now, then
+      // every change. Subscribed first, so no change is lost while the rows are read; a change heard
+      // meanwhile is newer than the row, so it wins.
+      const heard = new Set<string>();
       stops.push(
         events.subscribeTasks(owner, (event) => {
-          if (live() && declaresTasks(server)) deliverTask(server, event).catch(() => {});
+          if (!live() || !declaresTasks(server)) return;
+          heard.add(event.taskId);
+          deliverTask(server, event).catch(() => {});
         }),
       );
+      const initialized = server.oninitialized;
+      server.oninitialized = () => {
+        initialized?.();
+        if (!declaresTasks(server)) return;
+        events.currentTasks(owner).then(
+          (current) => {
+            for (const event of current)
+              if (live() && !heard.has(event.taskId)) deliverTask(server, event).catch(() => {});
+          },
+          () => {
+            // The store is closing: the connection ends with it.
+          },
+        );
+      };
     }
     const onclose = transport.onclose;
     transport.onclose = () => {

@@ -112,7 +112,7 @@ export class Exchanges {
         sendJson(res, refusal.spec.http, dispatchErrorBody(listen.id, code, message, data));
         return;
       }
-      this.#listens.serve(res, listen, scope);
+      void this.#listens.serve(res, listen, scope);
       return;
     }
     const lean = this.#lean;

@@ -43,8 +43,12 @@ export interface HttpListensOptions {
   /** SSE keep-alive comment interval; 0 disables. */
   readonly keepAliveMs: number;
   readonly log: HttpLog;
-  /** Runs before a stream opens: the scope's resource states must be open to hear their changes. */
-  prepare?(scope: CallerScope): void;
+  /**
+   * Awaited before a stream opens: the scope's workspace loaded and its
+   * resource states open, so the stream hears every change after its
+   * acknowledgement and its URIs are looked up in a loaded workspace.
+   */
+  prepare?(scope: CallerScope): Promise<void>;
   /** Which URIs name a resource for this scope (the others cost no share of the budget). */
   names?(scope: CallerScope): (uri: string) => boolean;
 }
@@ -70,14 +74,19 @@ export class HttpListens {
     return parseListen(parsed);
   }
 
-  serve(res: ServerResponse, request: ListenRequest, scope: CallerScope): void {
+  async serve(res: ServerResponse, request: ListenRequest, scope: CallerScope): Promise<void> {
     const { router, budget, offer, serverInfo, keepAliveMs, log } = this.#options;
     let keepAlive: NodeJS.Timeout | undefined;
     let stream: ListenStream;
     let release: (() => void) | undefined;
     try {
-      this.#options.prepare?.(scope);
+      // Held first, so the workspace loaded for the stream is not unloaded before it opens.
       release = scope.hold();
+      await this.#options.prepare?.(scope);
+      if (res.destroyed || res.writableEnded) {
+        release();
+        return;
+      }
       stream = openListen({
         request,
         offer,
@@ -103,7 +112,8 @@ export class HttpListens {
           : new MoorError('INTERNAL', 'the listen stream could not be opened');
       log('info', withTrace(`http: refused subscriptions/listen: ${refusal.message}`, request.traceId));
       const { code, message, data } = refusal.toJsonRpc();
-      sendJson(res, refusal.spec.http, dispatchErrorBody(request.id, code, message, data));
+      if (!res.headersSent)
+        sendJson(res, refusal.spec.http, dispatchErrorBody(request.id, code, message, data));
       return;
     }
     this.#open.add(stream);

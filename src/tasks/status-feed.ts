@@ -30,6 +30,10 @@ export class TaskStatusFeed {
     this.#source = source;
     // A stream opened after its task changed (a short task may already be done) starts from where it is.
     this.#router.provideTaskState(async (ownerKey, ids) => {
+      if (ids === undefined) {
+        const owned = await source.store.list(ownerKey, Date.now());
+        return owned.map((task) => ({ taskId: task.id, detailed: source.detailed(task) }));
+      }
       const events = [];
       for (const id of new Set(ids)) {
         const task = await source.store.get(id, Date.now());

@@ -90,4 +90,22 @@ describe('listen share on a real daemon', () => {
     expect(await listen(daemon.url, 'moor-greedy-session', RECORDS.slice(2))).toBe('429 -32600');
     expect(await listen(daemon.url, 'moor-other-session', RECORDS.slice(0, 2))).toBe('acked');
   }, 30_000);
+
+  it('made-up record URIs cost nothing on a session that has loaded no workspace yet', async () => {
+    const state = tempState('moor-listen-share-cold-');
+    const daemon = await startDaemon(state, [
+      '--workspace',
+      E2E_WORKSPACE,
+      '--listen-max-uris',
+      '2',
+      '--listen-max-memberships',
+      '6',
+    ]);
+    // No call first: the session's first request is a listen, and its URIs are made up.
+    for (let i = 0; i < 3; i++)
+      expect(await listen(daemon.url, 'moor-cold-session', fake(String(i)))).toBe('acked');
+    // Real records still count, against the workspace the listen loaded.
+    expect(await listen(daemon.url, 'moor-cold-session', RECORDS.slice(0, 2))).toBe('acked');
+    expect(await listen(daemon.url, 'moor-cold-session', RECORDS.slice(2))).toBe('429 -32600');
+  }, 30_000);
 });

@@ -112,6 +112,7 @@ describe('notifications/tasks on listen streams', () => {
     const done = await until(daemon.url, taskId, ['completed']);
     const stream = await listen({ taskIds: [taskId, 'no-such-task'] }, OWNER);
     await untilTrue(() => stream.frames.some((f) => f.method === 'notifications/tasks'), 10_000);
+    expect(stream.frames[0]?.params).toMatchObject({ notifications: { taskIds: [taskId] } });
     const pushed = stream.frames.filter((f) => f.method === 'notifications/tasks');
     expect(pushed).toHaveLength(1);
     expect(() => TaskStatusNotificationV2Schema.parse(pushed[0])).not.toThrow();
@@ -121,6 +122,41 @@ describe('notifications/tasks on listen streams', () => {
     expect(state).toEqual(got);
     expect(state.status).toBe('completed');
     stream.close();
+  }, 30_000);
+
+  it("the acknowledgement echoes the session's own task ids alone: an unknown or another session's id is left out", async () => {
+    const mineCreated = await rpc(daemon.url, 'tools/call', {
+      name: 'confirm_delete',
+      arguments: { filename: 'c.txt' },
+    });
+    const mineId = (mineCreated.result as { taskId: string }).taskId;
+    const foreignCreated = await rpc(
+      daemon.url,
+      'tools/call',
+      { name: 'confirm_delete', arguments: { filename: 'd.txt' } },
+      { session: 'foreign-owner-session' },
+    );
+    const foreignId = (foreignCreated.result as { taskId: string }).taskId;
+    expect(foreignId).toMatch(/./);
+    await until(daemon.url, mineId, ['input_required']);
+    const stream = await listen({ taskIds: [foreignId, mineId, 'no-such-task'] }, OWNER);
+    await untilTrue(() => stream.frames.length >= 2, 10_000);
+    expect(stream.frames[0]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: {
+        notifications: { taskIds: [mineId] },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': `listen-${OWNER}` },
+      },
+    });
+    // The one state told is the session's own task's; the foreign one is never sent.
+    expect(stream.frames.slice(1).map((f) => (f.params as { taskId?: string }).taskId)).toEqual([mineId]);
+    // A stream naming only ids the session does not own is acknowledged with none of them.
+    const strangers = await listen({ taskIds: [foreignId, 'no-such-task'] }, OWNER);
+    await untilTrue(() => strangers.frames.length > 0, 10_000);
+    expect(strangers.frames[0]?.params).toMatchObject({ notifications: { taskIds: [] } });
+    stream.close();
+    strangers.close();
   }, 30_000);
 
   it('task ids from a client that did not declare the extension are refused with -32021', async () => {

@@ -158,6 +158,8 @@ export class ListenStream {
   readonly #release: () => void;
   #stops: Array<() => void> = [];
   #closed = false;
+  /** What is heard before the acknowledgement has gone out (undefined once it has). */
+  #held: Array<[string, Record<string, unknown>]> | undefined = [];
 
   constructor(options: ListenStreamOptions, honoured: ListenFilter, release: () => void) {
     this.id = options.request.id;
@@ -172,11 +174,17 @@ export class ListenStream {
     return this.#closed;
   }
 
-  /** Sends the acknowledgement, then follows the rooms (and tasks); an empty filter ends at once. */
+  /**
+   * Follows the rooms (and tasks), then sends the acknowledgement; an empty
+   * filter ends at once. With task ids the acknowledgement waits for the task
+   * rows: it echoes only the ids this session owns (an unknown or foreign id
+   * is left out, so a stream never learns another session's task exists), and
+   * what is heard meanwhile is held until it has gone out.
+   */
   start(): void {
     const { router, audience } = this.#options;
-    this.#notify('notifications/subscriptions/acknowledged', { notifications: this.#honoured });
     if (Object.keys(this.#honoured).length === 0) {
+      this.#acknowledge(this.#honoured);
       this.close(true);
       return;
     }
@@ -188,29 +196,42 @@ export class ListenStream {
             if (roomsNow().includes(roomId)) this.#onEvent(event);
           }),
     );
-    if (this.#tasks.size > 0 && audience.ownerKey !== undefined) {
-      // Each named task's current state once, then its changes. Subscribed first, so no change is
-      // lost while the rows are read; a change heard meanwhile is newer than the row, so it wins.
-      const heard = new Set<string>();
-      this.#stops.push(
-        router.subscribeTasks(audience.ownerKey, (event) => {
-          heard.add(event.taskId);
-          this.#onTask(event);
-        }),
-      );
-      router.currentTasks(audience.ownerKey, [...this.#tasks]).then(
-        (events) => {
-          for (const event of events) if (!heard.has(event.taskId)) this.#onTask(event);
-        },
-        () => {
-          // The store is closing: the stream ends with it.
-        },
-      );
-    }
     // A session's tool list changes with its active workspace: only its own streams hear that.
     if (this.#honoured.toolsListChanged === true && audience.ownerKey !== undefined) {
       this.#stops.push(router.subscribeSession(audience.ownerKey, (event) => this.#onEvent(event)));
     }
+    const owner = audience.ownerKey;
+    if (this.#honoured.taskIds === undefined) {
+      this.#acknowledge(this.#honoured);
+      return;
+    }
+    if (owner === undefined || this.#tasks.size === 0) {
+      this.#acknowledge({ ...this.#honoured, taskIds: [] });
+      return;
+    }
+    // Each named task's current state once, then its changes. Subscribed first, so no change is
+    // lost while the rows are read; a change heard meanwhile is newer than the row, so it wins.
+    const heard = new Set<string>();
+    this.#stops.push(
+      router.subscribeTasks(owner, (event) => {
+        if (this.#tasks.has(event.taskId)) heard.add(event.taskId);
+        this.#onTask(event);
+      }),
+    );
+    const acknowledge = (current: readonly TaskStatusEvent[]) => {
+      const owned = new Set([...heard, ...current.map((event) => event.taskId)]);
+      this.#acknowledge({ ...this.#honoured, taskIds: [...this.#tasks].filter((id) => owned.has(id)) });
+      for (const event of current) if (!heard.has(event.taskId)) this.#onTask(event);
+    };
+    router.currentTasks(owner, [...this.#tasks]).then(acknowledge, () => acknowledge([]));
+  }
+
+  #acknowledge(echoed: ListenFilter): void {
+    if (this.#closed || this.#held === undefined) return;
+    const held = this.#held;
+    this.#held = undefined;
+    this.#write('notifications/subscriptions/acknowledged', { notifications: echoed });
+    for (const [method, params] of held) this.#write(method, params);
   }
 
   /** Ends the stream; `graceful` sends the listen request's result first. */
@@ -255,6 +276,11 @@ export class ListenStream {
   }
 
   #notify(method: string, params: Record<string, unknown>): void {
+    if (this.#held !== undefined) this.#held.push([method, params]);
+    else this.#write(method, params);
+  }
+
+  #write(method: string, params: Record<string, unknown>): void {
     if (this.#closed) return;
     const meta = isObject(params._meta) ? params._meta : {};
     this.#options.send({

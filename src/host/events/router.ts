@@ -23,8 +23,11 @@ export interface TaskStatusEvent {
 
 export type TaskListener = (event: TaskStatusEvent) => void;
 
-/** The current state of those of `taskIds` that `ownerKey` owns (unknown and foreign ids left out). */
-export type TaskStateReader = (ownerKey: string, taskIds: readonly string[]) => Promise<TaskStatusEvent[]>;
+/**
+ * The current state of those of `taskIds` that `ownerKey` owns (unknown and
+ * foreign ids left out); without `taskIds`, of every task it owns.
+ */
+export type TaskStateReader = (ownerKey: string, taskIds?: readonly string[]) => Promise<TaskStatusEvent[]>;
 
 export type SessionListener = (event: ServerEvent) => void;
 
@@ -89,8 +92,11 @@ export class EventRouter {
     this.#taskState = reader;
   }
 
-  /** What a stream that just started listening to these tasks is told first; none without tasks. */
-  currentTasks(ownerKey: string, taskIds: readonly string[]): Promise<TaskStatusEvent[]> {
+  /**
+   * What a stream that just started listening to these tasks (without ids:
+   * to all of the owner's) is told first; none without tasks.
+   */
+  currentTasks(ownerKey: string, taskIds?: readonly string[]): Promise<TaskStatusEvent[]> {
     return this.#taskState === undefined ? Promise.resolve([]) : this.#taskState(ownerKey, taskIds);
   }
 

@@ -33,6 +33,12 @@ export interface ListenTransportOptions {
   readonly offer: ListenOffer;
   /** Read at each listen: the caller's scope may change what the connection holds. */
   audience(): ListenAudience;
+  /**
+   * Awaited before each stream opens: the caller's workspace loaded and its
+   * resource states open, so the stream hears every change after its
+   * acknowledgement and its URIs are looked up in a loaded workspace.
+   */
+  prepare?(): Promise<void>;
   readonly serverInfo: ServerInfo;
   log?(level: 'info' | 'warn', message: string): void;
 }
@@ -47,6 +53,8 @@ export class ListenTransport implements Transport {
   readonly #inner: Transport;
   readonly #options: ListenTransportOptions;
   readonly #streams = new Map<Id, ListenStream>();
+  /** The connection has closed: a listen still preparing opens no stream. */
+  #ended = false;
 
   constructor(inner: Transport, options: ListenTransportOptions) {
     this.#inner = inner;
@@ -62,6 +70,7 @@ export class ListenTransport implements Transport {
     this.#inner.onmessage = (message, extra) => this.#receive(message, extra);
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onclose = () => {
+      this.#ended = true;
       for (const stream of [...this.#streams.values()]) stream.close(false);
       this.onclose?.();
     };
@@ -90,7 +99,12 @@ export class ListenTransport implements Transport {
       if (message.method === 'subscriptions/listen' && 'id' in message) {
         const request = parseListen(message);
         if (request !== undefined) {
-          this.#listen(request);
+          const prepared = this.#options.prepare?.() ?? Promise.resolve();
+          prepared
+            .catch(() => {
+              // Nothing to open (no usable workspace): the stream hears what its rooms say.
+            })
+            .then(() => this.#listen(request));
           return;
         }
       } else if (message.method === 'notifications/cancelled') {
@@ -107,6 +121,7 @@ export class ListenTransport implements Transport {
 
   #listen(request: NonNullable<ReturnType<typeof parseListen>>): void {
     const { router, budget, offer, serverInfo } = this.#options;
+    if (this.#ended) return;
     if (this.#streams.has(request.id)) this.#streams.get(request.id)?.close(false);
     let stream: ListenStream;
     try {
