@@ -107,6 +107,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     requestState: { verify: requestStateCodec().verify },
   };
   for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
+  const statelessOptions = { ...serverOptions, capabilities: undeliverableDropped(capabilities) };
   const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
   const toolsList = { tools: catalog.tools };
   const readOnlyList = { tools: catalog.readOnlyTools };
@@ -114,9 +115,11 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
 
   return (ctx) => {
     const scope = options.scopeFor(ctx);
+    // A 2025 instance serving one HTTP POST dies with it: nothing unsolicited can reach its client.
+    const stateless = ctx.era === 'legacy' && ctx.requestInfo !== undefined;
     const server = new HostServer(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
-      serverOptions,
+      stateless ? statelessOptions : serverOptions,
     );
     server.setRequestHandler('tools/list', async () =>
       (await scope.writesListed()) ? toolsList : readOnlyList,
@@ -255,6 +258,23 @@ class TaskHandleEscape extends Error {
   constructor(readonly result: Result) {
     super('task handle');
   }
+}
+
+/**
+ * The capabilities of a 2025 instance that lives for one HTTP POST: no
+ * `listChanged` and no `resources.subscribe`, since those notifications
+ * would have to arrive outside any request and stateless 2025 HTTP has no
+ * stream to carry them. resources/subscribe still answers `{}` there (a
+ * client that subscribes regardless is not refused), it just promises nothing.
+ */
+function undeliverableDropped(capabilities: ServerCapabilities): ServerCapabilities {
+  const { tools, resources, prompts, ...rest } = capabilities;
+  return {
+    ...rest,
+    ...(tools ? { tools: {} } : {}),
+    ...(resources ? { resources: {} } : {}),
+    ...(prompts ? { prompts: {} } : {}),
+  };
 }
 
 /** Shallow-merges an extension's capabilities; `extensions` entries are merged key by key. */
