@@ -231,6 +231,7 @@ async function composeDaemon(
         scopeFor: () => connection.scope,
         onInternalError,
         extensions,
+        onClient: (_scope, client) => sessions.noteClient(hello.sessionKey, client),
       });
       return {
         factory,
@@ -311,6 +312,7 @@ async function composeDaemon(
         ...(catalog.leanSafe ? {} : { lean: false }),
         extensions,
         scopeForRequest: (request) => httpScopes.scopeForRequest(request),
+        onClient: (sessionKey, client) => sessions.noteClient(sessionKey, client),
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),
         logRequests: logger.isLevelEnabled('debug'),

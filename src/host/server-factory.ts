@@ -16,6 +16,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
+import { type ClientNamed, clientNamedBy } from '../protocol/client-named.js';
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import { traceIdOf } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
@@ -32,6 +33,8 @@ import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
 import { callTool } from './tool-call.js';
 
+export type { ClientNamed };
+
 export interface ServerIdentity {
   readonly name: string;
   readonly title: string;
@@ -45,6 +48,8 @@ export interface FactoryOptions {
   onInternalError(error: unknown, tool: string): void;
   /** Protocol extensions layered on the host (e.g. durable tasks). */
   readonly extensions?: readonly HostExtension[];
+  /** Told the client a request names (2025 initialize's clientInfo, 2026-07-28 envelope client info). */
+  onClient?(scope: CallerScope, client: ClientNamed): void;
 }
 
 /** What an extension sees of one tools/call before the plain path runs it. */
@@ -121,6 +126,8 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
       stateless ? statelessOptions : serverOptions,
     );
+    const onClient = options.onClient;
+    if (onClient !== undefined) server.clientSeen = (client) => onClient(scope, client);
     server.setRequestHandler('tools/list', async () =>
       (await scope.writesListed()) ? toolsList : readOnlyList,
     );
@@ -212,6 +219,9 @@ function followToolChanges(server: Server, scope: CallerScope): void {
  * (request validation, requestState verification, input_required).
  */
 class HostServer extends Server {
+  /** Told the client each request names (set after construction: handlers read it at request time). */
+  clientSeen: ((client: ClientNamed) => void) | undefined;
+
   protected override _wrapHandler(
     method: string,
     given: Parameters<Server['_wrapHandler']>[1],
@@ -234,8 +244,11 @@ class HostServer extends Server {
     given: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {
     // The request's trace id is the scope of everything its handler does (logs, tasks it starts).
-    const handler: typeof given = (request, ctx) =>
-      runWithTrace(traceIdOf(request), () => given(request, ctx));
+    const handler: typeof given = (request, ctx) => {
+      const client = this.clientSeen && clientNamedBy(method, request.params, ctx.mcpReq.envelope);
+      if (client) this.clientSeen?.(client);
+      return runWithTrace(traceIdOf(request), () => given(request, ctx));
+    };
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);

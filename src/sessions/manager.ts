@@ -19,6 +19,7 @@ import {
   DAY_MS,
   DEFAULT_SESSION_RETENTION_DAYS,
   emptySessionRecord,
+  type SessionClient,
   type SessionRecord,
   type StoredBinding,
 } from '../store/session-store.js';
@@ -47,7 +48,7 @@ import type {
   WorkspaceList,
 } from './manager-types.js';
 import { type RoomKey, roomId } from './rooms.js';
-import { adoptStored, deleteStored, snapshotOf, withStoredSessions } from './session-admin.js';
+import { adoptStored, deleteStored, liveSnapshots, withClient, withStoredSessions } from './session-admin.js';
 import { type RoomHandle, type SessionEntry, SessionTable } from './session-entry.js';
 import {
   connectSuperseded,
@@ -345,21 +346,23 @@ export class SessionManager<H extends RoomHandle> {
 
   /** The sessions in memory, for operators: those that have begun (a dropped one begins again on its next call). */
   snapshots(): SessionSnapshot[] {
-    return [...this.#sessions.entries()]
-      .filter((entry) => entry.stored)
-      .map((entry) =>
-        snapshotOf(entry.record, {
-          held: (id) => entry.rooms.has(id),
-          attachments: entry.attachments,
-          lastUsedAt: entry.lastUsedAt,
-          inMemory: true,
-        }),
-      );
+    return liveSnapshots(this.#sessions.entries());
   }
 
   /** Every session, in memory or only in the store, most recently used first. */
   allSnapshots(): Promise<SessionSnapshot[]> {
     return withStoredSessions(this.snapshots(), this.#options.store);
+  }
+
+  /** A handshake's client: kept in memory until the first call stores the session, rewritten when it changed. */
+  async noteClient(sessionKey: string, client: SessionClient): Promise<void> {
+    const entry = await this.#sessions.open(sessionKey);
+    await entry.lock.run(async () => {
+      const record = withClient(entry.record, client);
+      if (record === undefined) return;
+      if (entry.stored) await this.#commit(entry, record, [], false);
+      else entry.record = record;
+    });
   }
 
   /**

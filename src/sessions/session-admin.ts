@@ -5,6 +5,7 @@
  */
 import {
   emptySessionRecord,
+  type SessionClient,
   type SessionRecord,
   type SessionStore,
   type StoredBinding,
@@ -43,7 +44,29 @@ export function snapshotOf(
     attachments: live.attachments,
     lastUsedAt: live.lastUsedAt,
     inMemory: live.inMemory,
+    client: record.client,
   };
+}
+
+/** The sessions in memory that have begun (a dropped one begins again on its next call). */
+export function liveSnapshots<H extends RoomHandle>(entries: Iterable<SessionEntry<H>>): SessionSnapshot[] {
+  return [...entries]
+    .filter((entry) => entry.stored)
+    .map((entry) =>
+      snapshotOf(entry.record, {
+        held: (id) => entry.rooms.has(id),
+        attachments: entry.attachments,
+        lastUsedAt: entry.lastUsedAt,
+        inMemory: true,
+      }),
+    );
+}
+
+/** `record` naming `client`, or undefined when it already does. */
+export function withClient(record: SessionRecord, client: SessionClient): SessionRecord | undefined {
+  const known = record.client;
+  if (known !== null && known.name === client.name && known.version === client.version) return undefined;
+  return { ...record, client };
 }
 
 /** `inMemory` plus the sessions only the store knows, most recently used first. */

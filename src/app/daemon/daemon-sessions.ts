@@ -27,7 +27,7 @@ import { SessionManager } from '../../sessions/manager.js';
 import { Reaper } from '../../sessions/reaper.js';
 import { type Room, type RoomKey, type RoomLease, type Rooms, roomId } from '../../sessions/rooms.js';
 import type { WorkspacePolicy } from '../../sessions/workspace-path.js';
-import type { SessionStore } from '../../store/session-store.js';
+import type { SessionClient, SessionStore } from '../../store/session-store.js';
 import { sessionSummaries, sessionsControl } from '../control/session-views.js';
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
@@ -141,6 +141,13 @@ export class DaemonSessions {
     return sessionsControl(this.manager, request);
   }
 
+  /** Remembers the client a handshake of `sessionKey` named (kept with the session once it is stored). */
+  noteClient(sessionKey: string, client: SessionClient): void {
+    this.manager
+      .noteClient(sessionKey, client)
+      .catch((error: unknown) => this.#options.onError(error, 'recording a session client'));
+  }
+
   /** One loaded room as the workspace a call runs in. */
   roomWorkspace(room: Room<RoomContents>): CallWorkspace {
     const { state, key } = room;
@@ -165,19 +172,28 @@ export class DaemonSessions {
   }
 
   /**
-   * A socket connection of `sessionKey` begins: a session the store does not
-   * know starts with `initial` active (a known one keeps its bindings). The
-   * active room is warmed, as a connection always did, so the first call
-   * does not wait for the corpus.
+   * A socket connection of `sessionKey` begins. A session the store does not
+   * know is stored at its first call, with `initial` active (a known one
+   * keeps its bindings): one that never makes a call leaves nothing behind.
+   * The active room (`initial` for a new session) is warmed, as a connection
+   * always did, so the first call does not wait for the corpus.
    */
   async openConnection(sessionKey: string, initial: RoomKey): Promise<{ scope: CallerScope; close(): void }> {
-    const attachment = await this.manager.attach(sessionKey, initial);
-    await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
-      // No usable active workspace: the first call answers why.
-    });
-    // A session an operator dropped while this connection stayed attached starts again at `initial`.
+    const attachment = await this.manager.attach(sessionKey);
+    const warm =
+      this.manager.activeBinding(sessionKey) === null ? this.#options.rooms.acquire(initial) : undefined;
+    if (warm === undefined) {
+      await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
+        // No usable active workspace: the first call answers why.
+      });
+    }
+    // Also a session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
-    return { scope: this.sessionScope(sessionKey, undefined, ready), close: () => attachment.release() };
+    const close = () => {
+      warm?.release();
+      attachment.release();
+    };
+    return { scope: this.sessionScope(sessionKey, undefined, ready), close };
   }
 
   /**

@@ -7,5 +7,6 @@ import type { PgMigration } from '../migration.js';
 import { tasksTable } from './001-tasks.js';
 import { sessionsTables } from './002-sessions.js';
 import { busPayloads } from './003-bus-payloads.js';
+import { sessionClient } from './005-session-client.js';
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [tasksTable, sessionsTables, busPayloads];
+export const PG_MIGRATIONS: readonly PgMigration[] = [tasksTable, sessionsTables, busPayloads, sessionClient];
