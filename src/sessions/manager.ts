@@ -16,8 +16,6 @@
  * then dropped as "unavailable", never served as an empty workspace.
  */
 import {
-  DAY_MS,
-  DEFAULT_SESSION_RETENTION_DAYS,
   emptySessionRecord,
   type SessionClient,
   type SessionRecord,
@@ -34,6 +32,7 @@ import {
   initialRecord,
   keyOf,
   markParkedUsed,
+  parkedBehindFront,
   toWorkspaceBinding,
   type WorkspaceBinding,
   withSummary,
@@ -48,7 +47,15 @@ import type {
   WorkspaceList,
 } from './manager-types.js';
 import { type RoomKey, roomId } from './rooms.js';
-import { adoptStored, deleteStored, liveSnapshots, withClient, withStoredSessions } from './session-admin.js';
+import {
+  adoptStored,
+  deleteStored,
+  liveSnapshots,
+  reapSessions,
+  withClient,
+  withStoredSessions,
+  workspaceListOf,
+} from './session-admin.js';
 import { type RoomHandle, type SessionEntry, SessionTable } from './session-entry.js';
 import {
   connectSuperseded,
@@ -90,42 +97,44 @@ export class SessionManager<H extends RoomHandle> {
   }
 
   /** For the reaper: idle unattached sessions let go of rooms, then of memory; old stored ones are swept. */
-  async reap(now = this.#now()): Promise<{ released: number; forgotten: number; swept: number }> {
-    const { released, forgotten } = this.#sessions.reap(now, {
-      holdIdleMs: this.#options.holdIdleMs ?? 5 * 60_000,
-      forgetIdleMs: this.#options.forgetIdleMs ?? DAY_MS,
-    });
-    const retentionDays = this.#options.retentionDays ?? DEFAULT_SESSION_RETENTION_DAYS;
-    const swept = await this.#options.store.sweep(now - retentionDays * DAY_MS);
-    return { released, forgotten, swept };
+  reap(now = this.#now()): Promise<{ released: number; forgotten: number; swept: number }> {
+    return reapSessions(this.#sessions, this.#options, now);
   }
 
   /**
-   * A connection (or request) of `sessionKey` begins. A session the store
-   * does not know starts with `initial` active; a known one keeps what it
-   * has, also when it has nothing active (a disconnect is not undone).
+   * A connection (or request) of `sessionKey` begins. A session the store does not know begins
+   * with `initial` active, unsaved until its first call (ensureStarted); a known one keeps what
+   * it has, also when it has nothing active (a disconnect is not undone).
    */
   async attach(sessionKey: string, initial?: RoomKey): Promise<{ release(): void }> {
     const entry = await this.#sessions.open(sessionKey);
     // The session's first binding is no change to announce: the connection is new.
-    if (initial !== undefined) await this.#start(entry, initial, false);
+    if (initial !== undefined) await this.#start(entry, initial, false, true);
     return this.#sessions.attach(entry);
   }
 
   /**
-   * Before a call of an attached connection: a session an operator dropped
-   * meanwhile starts again like a new one, with `initial` active. A session
-   * that is stored (also one with nothing active) is left as it is.
+   * Before a call: the session is saved (it was unsaved until its first call); one an operator
+   * dropped meanwhile starts again like a new one, with `initial` active. `save` false is for
+   * what is no call (a listing, a listen): a new session begins, unsaved.
    */
-  async ensureStarted(sessionKey: string, initial: RoomKey): Promise<void> {
+  async ensureStarted(sessionKey: string, initial: RoomKey, save = true): Promise<void> {
     const entry = await this.#sessions.open(sessionKey);
-    if (!entry.stored) await this.#start(entry, initial, true);
+    if (!entry.stored) await this.#start(entry, initial, true, !save);
+    if (save && entry.provisional)
+      await entry.lock.run(() => this.#commit(entry, entry.record, [], false, true));
   }
 
-  async #start(entry: SessionEntry<H>, initial: RoomKey, announce: boolean): Promise<void> {
+  async #start(
+    entry: SessionEntry<H>,
+    initial: RoomKey,
+    announce: boolean,
+    provisional: boolean,
+  ): Promise<void> {
     if (entry.stored) return;
     await entry.lock.run(async () => {
       if (entry.stored) return;
+      entry.provisional = provisional;
       await this.#commit(entry, initialRecord(entry.record, initial, this.#now()), [], announce);
     });
   }
@@ -201,12 +210,7 @@ export class SessionManager<H extends RoomHandle> {
   }
 
   async list(sessionKey: string): Promise<WorkspaceList> {
-    const { record } = await this.#sessions.open(sessionKey);
-    return {
-      active: record.active && toWorkspaceBinding(record.active),
-      parked: record.parked.map(toWorkspaceBinding),
-      lastDrop: record.lastDrop,
-    };
+    return workspaceListOf((await this.#sessions.open(sessionKey)).record);
   }
 
   /**
@@ -230,14 +234,7 @@ export class SessionManager<H extends RoomHandle> {
     if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
     const id = bindingId(target);
     const room = entry.rooms.get(id) ?? (await this.#firstUse(entry, id));
-    const front = entry.record.parked[0];
-    const active = entry.record.active;
-    if (
-      use &&
-      front !== undefined &&
-      bindingId(front) !== id &&
-      (active === null || bindingId(active) !== id)
-    ) {
+    if (use && parkedBehindFront(entry.record, id)) {
       // Naming a parked workspace uses it: it is now the last to be evicted.
       await entry.lock.run(() => this.#commit(entry, markParkedUsed(entry.record, id, this.#now()), []));
     }
@@ -314,18 +311,20 @@ export class SessionManager<H extends RoomHandle> {
     return this.#changes.subscribe(listener);
   }
 
-  /** Writes `record`, then makes it the session's, releases the rooms of `removed`, announces a changed active. */
+  /** Writes `record` (not while provisional), makes it the session's, releases `removed`, announces the active. */
   async #commit(
     entry: SessionEntry<H>,
     record: SessionRecord,
     removed: readonly StoredBinding[],
     announce = true,
+    persist = false,
   ): Promise<void> {
     const previous = entry.record.active;
-    await this.#options.store.save(record);
+    if (persist) entry.provisional = false;
+    if (!entry.provisional) await this.#options.store.save(record);
     entry.record = record;
     entry.stored = true;
-    this.#options.onSaved?.(record.key);
+    if (!entry.provisional) this.#options.onSaved?.(record.key);
     for (const binding of removed) entry.releaseRoom(bindingId(binding));
     if (announce) this.#changes.announce(record.key, previous, record.active);
   }
@@ -384,6 +383,7 @@ export class SessionManager<H extends RoomHandle> {
       await deleteStored(this.#options.store, sessionKey);
       entry.record = emptySessionRecord(sessionKey, this.#now());
       entry.stored = false;
+      entry.provisional = false;
       entry.releaseRooms();
       this.#changes.announce(sessionKey, previous, null);
       if (entry.attachments === 0) this.#sessions.forget(sessionKey);

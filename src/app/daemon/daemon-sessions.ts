@@ -189,11 +189,12 @@ export class DaemonSessions {
     }
     // Also a session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
+    const begin = () => this.manager.ensureStarted(sessionKey, initial, false);
     const close = () => {
       warm?.release();
       attachment.release();
     };
-    return { scope: this.sessionScope(sessionKey, undefined, ready), close };
+    return { scope: this.sessionScope(sessionKey, undefined, ready, undefined, begin), close };
   }
 
   /**
@@ -201,13 +202,15 @@ export class DaemonSessions {
    * (HTTP's Moor-Workspace) names the workspace of calls that name none;
    * when it is not one of the session's, `direct` serves it for the request.
    * `hold` keeps it loaded for a listen stream (a socket connection holds it
-   * while connected, so there it holds nothing more).
+   * while connected, so there it holds nothing more). `ready` runs before a call (it saves a
+   * new session); `begin` before what is no call (a listing, a listen), which saves nothing.
    */
   sessionScope(
     sessionKey: string,
     fallback?: Fallback,
     ready: () => Promise<void> = async () => {},
     hold: () => () => void = () => () => {},
+    begin: () => Promise<void> = ready,
   ): CallerScope {
     const manager = this.manager;
     return {
@@ -231,7 +234,7 @@ export class DaemonSessions {
       roomsChange: true,
       ready,
       select: async (named) => {
-        await ready();
+        await begin();
         if (named === undefined && fallback !== undefined) {
           const connected = await manager.list(sessionKey);
           const bound = [connected.active, ...connected.parked].some((b) => b?.root === fallback.root);
@@ -242,7 +245,7 @@ export class DaemonSessions {
         return this.roomWorkspace(resolved.room.room);
       },
       others: async () => {
-        await ready();
+        await begin();
         const { parked } = await manager.list(sessionKey);
         const others: Array<{ root: string; workspace: CallWorkspace }> = [];
         for (const binding of parked) {
@@ -257,7 +260,7 @@ export class DaemonSessions {
         return others;
       },
       writesListed: async () => {
-        await ready();
+        await begin();
         return manager.writeAllowed(sessionKey);
       },
       onToolsChanged: (listener) => {
@@ -289,6 +292,10 @@ export class DaemonSessions {
         await this.manager.ensureStarted(sessionKey, initial);
       },
       () => this.#holdForStream(sessionKey, initial, fallback),
+      async () => {
+        await this.#attachHttp(sessionKey, initial);
+        await this.manager.ensureStarted(sessionKey, initial, false);
+      },
     );
   }
 
