@@ -179,7 +179,8 @@ export class SessionManager<H extends RoomHandle> {
       try {
         const summary = this.#options.summarize(room);
         const activation = activate(entry.record, key, summary, this.#now(), this.maxParked);
-        await this.#commit(entry, activation.record, activation.removed);
+        // A connect is the session's own doing: it is saved, also when it was unsaved.
+        await this.#commit(entry, activation.record, activation.removed, true, true);
         installed = activation.active;
       } catch (error) {
         if (existing === undefined) room.release();
@@ -203,7 +204,7 @@ export class SessionManager<H extends RoomHandle> {
       if (target === null) throw noActiveWorkspace(record, this.maxParked);
       if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
       const transition = drop(record, bindingId(target), 'disconnected', this.#now());
-      await this.#commit(entry, transition.record, transition.removed);
+      await this.#commit(entry, transition.record, transition.removed, true, true);
       const active = entry.record.active;
       return { disconnected: toWorkspaceBinding(target), active: active && toWorkspaceBinding(active) };
     });
