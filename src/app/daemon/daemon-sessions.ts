@@ -173,28 +173,21 @@ export class DaemonSessions {
 
   /**
    * A socket connection of `sessionKey` begins. A session the store does not
-   * know is stored at its first call, with `initial` active (a known one
-   * keeps its bindings): one that never makes a call leaves nothing behind.
-   * The active room (`initial` for a new session) is warmed, as a connection
-   * always did, so the first call does not wait for the corpus.
+   * know begins with `initial` active, and is stored at its first call (a
+   * known one keeps its bindings): one that never makes a call leaves
+   * nothing behind. The active room is warmed, as a connection always did,
+   * so the first call does not wait for the corpus.
    */
   async openConnection(sessionKey: string, initial: RoomKey): Promise<{ scope: CallerScope; close(): void }> {
-    const attachment = await this.manager.attach(sessionKey);
-    const warm =
-      this.manager.activeBinding(sessionKey) === null ? this.#options.rooms.acquire(initial) : undefined;
-    if (warm === undefined) {
-      await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
-        // No usable active workspace: the first call answers why.
-      });
-    }
+    const attachment = await this.manager.attach(sessionKey, initial);
+    await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
+      // No usable active workspace: the first call answers why.
+    });
     // Also a session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
     const begin = () => this.manager.ensureStarted(sessionKey, initial, false);
-    const close = () => {
-      warm?.release();
-      attachment.release();
-    };
-    return { scope: this.sessionScope(sessionKey, undefined, ready, undefined, begin), close };
+    const scope = this.sessionScope(sessionKey, undefined, ready, undefined, begin);
+    return { scope, close: () => attachment.release() };
   }
 
   /**
