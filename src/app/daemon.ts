@@ -235,6 +235,7 @@ async function composeDaemon(
         onInternalError,
         extensions,
         inputState,
+        onClient: (_scope, client) => sessions.noteClient(hello.sessionKey, client),
       });
       return {
         factory,
@@ -315,6 +316,7 @@ async function composeDaemon(
         extensions,
         inputState,
         scopeForRequest: (request) => httpScopes.scopeForRequest(request),
+        onClient: (sessionKey, client) => sessions.noteClient(sessionKey, client),
         onInternalError,
         log: (level, message, fields) => logger[level](fields ?? {}, message),
         logRequests: logger.isLevelEnabled('debug'),

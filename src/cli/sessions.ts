@@ -13,6 +13,11 @@ interface SessionsOptions {
   readonly json?: boolean;
 }
 
+/** `name version` of the session's client, or "-" when its handshake named none. */
+function clientLabel(s: SessionSummary): string {
+  return s.client === null ? '-' : `${s.client.name} ${s.client.version}`.trim();
+}
+
 function workspaceLine(w: SessionWorkspace): string {
   const where = w.decisions === null ? w.root : `${w.root} (decisions in ${w.decisions})`;
   const counts =
@@ -24,6 +29,7 @@ function workspaceLine(w: SessionWorkspace): string {
 export function printSession(s: SessionSummary, indent = ''): void {
   const where = s.inMemory ? `${s.connections} connections` : 'stored only';
   say(`${indent}${s.keyPrefix}  ${where}, last used ${s.lastUsedAt}`);
+  say(`${indent}  client: ${clientLabel(s)}`);
   say(`${indent}  active: ${s.active === null ? 'none' : workspaceLine(s.active)}`);
   for (const parked of s.parked) say(`${indent}  parked: ${workspaceLine(parked)}`);
 }
@@ -33,14 +39,17 @@ function table(sessions: readonly SessionSummary[]): void {
     say('no sessions');
     return;
   }
+  // Prefixes grow past 12 characters when keys share a start: the column is as wide as the longest.
+  const keyWidth = Math.max(14, ...sessions.map((s) => s.keyPrefix.length));
+  const clientWidth = Math.max(6, ...sessions.map((s) => clientLabel(s).length));
   say(
-    `${'SESSION'.padEnd(14)}  ${'CONN'.padEnd(6)}  ${'PARKED'.padEnd(6)}  ${'LAST USED'.padEnd(19)}  ACTIVE`,
+    `${'SESSION'.padEnd(keyWidth)}  ${'CLIENT'.padEnd(clientWidth)}  ${'CONN'.padEnd(6)}  ${'PARKED'.padEnd(6)}  ${'LAST USED'.padEnd(19)}  ACTIVE`,
   );
   for (const s of sessions) {
     const connections = s.inMemory ? String(s.connections) : 'stored';
     const used = s.lastUsedAt.replace('T', ' ').slice(0, 19);
     say(
-      `${s.keyPrefix.padEnd(14)}  ${connections.padEnd(6)}  ${String(s.parked.length).padEnd(6)}  ${used.padEnd(19)}  ${s.active?.root ?? '-'}`,
+      `${s.keyPrefix.padEnd(keyWidth)}  ${clientLabel(s).padEnd(clientWidth)}  ${connections.padEnd(6)}  ${String(s.parked.length).padEnd(6)}  ${used.padEnd(19)}  ${s.active?.root ?? '-'}`,
     );
   }
 }

@@ -38,9 +38,10 @@ export interface CallerScope {
   /** Keeps what the scope serves loaded while a long-lived stream is open; returns the release. */
   hold(): () => void;
   /**
-   * Begins the caller's session when it must begin before use (an HTTP
-   * session's first request, a session an operator dropped): what select()
-   * awaits first, and what session-level tools await before they run.
+   * Makes the caller's session one that is kept: a session begins unsaved
+   * and is stored at its first tool call (one that never makes a call
+   * leaves nothing behind), and one an operator dropped begins again. What
+   * every tools/call awaits before it runs.
    */
   ready(): Promise<void>;
   /**

@@ -16,6 +16,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
+import { type ClientNamed, clientNamedBy } from '../protocol/client-named.js';
 import { CALLER_CATALOG_CACHE_HINT, CATALOG_CACHE_HINT, CORPUS_CACHE_HINT } from '../protocol/constants.js';
 import { traceIdOf } from '../protocol/trace.js';
 import { runWithTrace } from '../protocol/trace-scope.js';
@@ -32,6 +33,8 @@ import { installSkills, SKILLS_EXTENSION_ID } from './skills.js';
 import { followEvents, installLegacySubscriptions } from './subscriptions.js';
 import { callTool } from './tool-call.js';
 
+export type { ClientNamed };
+
 export interface ServerIdentity {
   readonly name: string;
   readonly title: string;
@@ -47,6 +50,8 @@ export interface FactoryOptions {
   readonly extensions?: readonly HostExtension[];
   /** Seals input rounds; default: the process's own key (a cluster passes the key its daemons share). */
   readonly inputState?: InputStateCodec | undefined;
+  /** Told the client a request names (2025 initialize's clientInfo, 2026-07-28 envelope client info). */
+  onClient?(scope: CallerScope, client: ClientNamed): void;
 }
 
 /** What an extension sees of one tools/call before the plain path runs it. */
@@ -112,6 +117,7 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
     requestState: { verify: inputState.verify },
   };
   for (const extension of extensions) mergeCapabilities(capabilities, extension.capabilities);
+  const statelessOptions = { ...serverOptions, capabilities: undeliverableDropped(capabilities) };
   const interceptors = extensions.filter((e) => e.interceptToolCall !== undefined);
   const toolsList = { tools: catalog.tools };
   const readOnlyList = { tools: catalog.readOnlyTools };
@@ -119,10 +125,14 @@ export function createServerFactory(catalog: Catalog, options: FactoryOptions): 
 
   return (ctx) => {
     const scope = options.scopeFor(ctx);
+    // A 2025 instance serving one HTTP POST dies with it: nothing unsolicited can reach its client.
+    const stateless = ctx.era === 'legacy' && ctx.requestInfo !== undefined;
     const server = new HostServer(
       { name: options.identity.name, title: options.identity.title, version: options.identity.version },
-      serverOptions,
+      stateless ? statelessOptions : serverOptions,
     );
+    const onClient = options.onClient;
+    if (onClient !== undefined) server.clientSeen = (client) => onClient(scope, client);
     server.setRequestHandler('tools/list', async () =>
       (await scope.writesListed()) ? toolsList : readOnlyList,
     );
@@ -215,6 +225,9 @@ function followToolChanges(server: Server, scope: CallerScope): void {
  * (request validation, requestState verification, input_required).
  */
 class HostServer extends Server {
+  /** Told the client each request names (set after construction: handlers read it at request time). */
+  clientSeen: ((client: ClientNamed) => void) | undefined;
+
   protected override _wrapHandler(
     method: string,
     given: Parameters<Server['_wrapHandler']>[1],
@@ -237,8 +250,11 @@ class HostServer extends Server {
     given: Parameters<Server['_wrapHandler']>[1],
   ): ReturnType<Server['_wrapHandler']> {
     // The request's trace id is the scope of everything its handler does (logs, tasks it starts).
-    const handler: typeof given = (request, ctx) =>
-      runWithTrace(traceIdOf(request), () => given(request, ctx));
+    const handler: typeof given = (request, ctx) => {
+      const client = this.clientSeen && clientNamedBy(method, request.params, ctx.mcpReq.envelope);
+      if (client) this.clientSeen?.(client);
+      return runWithTrace(traceIdOf(request), () => given(request, ctx));
+    };
     if (method !== 'tools/call') return super._wrapHandler(method, handler);
     const wrapped = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);
@@ -261,6 +277,23 @@ class TaskHandleEscape extends Error {
   constructor(readonly result: Result) {
     super('task handle');
   }
+}
+
+/**
+ * The capabilities of a 2025 instance that lives for one HTTP POST: no
+ * `listChanged` and no `resources.subscribe`, since those notifications
+ * would have to arrive outside any request and stateless 2025 HTTP has no
+ * stream to carry them. resources/subscribe still answers `{}` there (a
+ * client that subscribes regardless is not refused), it just promises nothing.
+ */
+function undeliverableDropped(capabilities: ServerCapabilities): ServerCapabilities {
+  const { tools, resources, prompts, ...rest } = capabilities;
+  return {
+    ...rest,
+    ...(tools ? { tools: {} } : {}),
+    ...(resources ? { resources: {} } : {}),
+    ...(prompts ? { prompts: {} } : {}),
+  };
 }
 
 /** Shallow-merges an extension's capabilities; `extensions` entries are merged key by key. */

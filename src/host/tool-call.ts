@@ -85,9 +85,10 @@ async function runCatalogTool(
     );
   let target: CallWorkspace | undefined;
   try {
-    // Session-level tools (the workspace tools) run on the session, in no workspace, once it has begun.
-    if (entry.pack.scope === 'session') await scope.ready();
-    else target = await scope.select(named);
+    // A call is what makes a session worth keeping: ready() saves a new one. Session-level
+    // tools (the workspace tools) then run on the session, in no workspace.
+    await scope.ready();
+    if (entry.pack.scope !== 'session') target = await scope.select(named);
   } catch (error) {
     if (error instanceof MoorError) return errorResult(error.message);
     throw error;

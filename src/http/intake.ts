@@ -11,6 +11,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from '@modelcontextp
 import { ERRORS, JsonRpcCode, MoorError } from '../errors.js';
 import { type AdmissionGate, holdsAdmission, NOT_ADMITTED, type Refusal } from '../host/admission.js';
 import type { RequestObserver } from '../observe/observer.js';
+import { type ClientNamed, clientNamedBy } from '../protocol/client-named.js';
 import { nestsDeeperThan, TOO_DEEP_MESSAGE } from '../protocol/json-shape.js';
 import { traceIdOf, withTrace } from '../protocol/trace.js';
 import { allowedHostnames, type BodyResult, OriginGuard, readBody, TokenGuard } from './guards.js';
@@ -272,6 +273,9 @@ export class Intake {
       scope = new RequestScope(req.headers[SESSION_HEADER], req.headers[WORKSPACE_HEADER], this.#scopes);
       // A named workspace is resolved now, so a bad one is a 400 rather than a failure mid-call.
       if (scope.workspace !== undefined) scope.resolve();
+      // Both paths (lean and SDK) pass here: the one place every request's client is seen.
+      const client = scope.requestedSessionKey === undefined ? undefined : clientNamedIn(method, parsed);
+      if (client !== undefined) this.#scopes.onClient?.(scope.requestedSessionKey as string, client);
     } catch (error) {
       release();
       if (
@@ -309,6 +313,11 @@ export class Intake {
 }
 
 function noop(): void {}
+
+function clientNamedIn(method: string | undefined, parsed: unknown): ClientNamed | undefined {
+  if (method === undefined || !isPlainObject(parsed)) return undefined;
+  return clientNamedBy(method, parsed.params);
+}
 
 /** A posted JSON-RPC response, or a non-empty batch of nothing but responses. */
 function isResponseBody(body: unknown): boolean {

@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { MoorError } from '../errors.js';
 import type { CallerScope, CallWorkspace } from '../host/call-scope.js';
+import type { ClientNamed } from '../protocol/client-named.js';
 import { SESSION_KEY_PATTERN } from '../protocol/hello.js';
 import { decodeHeaderValue, headerOf } from './wire.js';
 
@@ -26,6 +27,8 @@ export interface ScopeSource {
    * workspace is not an existing directory inside the allowed roots.
    */
   scopeForRequest(request: { sessionKey: string | undefined; workspace: string | undefined }): CallerScope;
+  /** Told the client a request of `sessionKey` names (its initialize, or a 2026-07-28 `_meta`). */
+  onClient?(sessionKey: string, client: ClientNamed): void;
 }
 
 type HeaderValue = string | string[] | undefined;

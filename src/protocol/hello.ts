@@ -79,7 +79,7 @@ export interface SessionWorkspace {
 
 /** One session: never its whole key (a key is a credential over HTTP), only a prefix. */
 export interface SessionSummary {
-  /** The key's first 12 characters and "…" (fewer for a short key). */
+  /** The shortest prefix (at least 12 characters) no other listed key shares, and "…" (fewer for a short key). */
   readonly keyPrefix: string;
   readonly active: SessionWorkspace | null;
   /** Most recently used first. */
@@ -91,6 +91,8 @@ export interface SessionSummary {
   /** False for a session only the store knows (not used since the daemon started). */
   readonly inMemory: boolean;
   readonly lastDrop: { readonly reason: string; readonly root: string; readonly at: string } | null;
+  /** The client its latest handshake named (clientInfo); null when none was seen. */
+  readonly client: { readonly name: string; readonly version: string } | null;
 }
 
 /** A loaded room: one workspace's state, shared by the sessions holding it. */

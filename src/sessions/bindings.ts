@@ -155,3 +155,10 @@ export function withSummary(record: SessionRecord, id: string, summary: RoomSumm
 export function initialRecord(record: SessionRecord, key: RoomKey, now: number): SessionRecord {
   return activate(record, key, null, now, DEFAULT_MAX_PARKED).record;
 }
+
+/** Whether `id` is a parked binding other than the most recently used one (using it reorders the parked). */
+export function parkedBehindFront(record: SessionRecord, id: string): boolean {
+  const front = record.parked[0];
+  const active = record.active;
+  return front !== undefined && bindingId(front) !== id && (active === null || bindingId(active) !== id);
+}

@@ -3,7 +3,7 @@
  * injects: store, room loader, summary, path and write policies, clock) and
  * what its operations return.
  */
-import type { SessionDrop, SessionStore } from '../store/session-store.js';
+import type { SessionClient, SessionDrop, SessionStore } from '../store/session-store.js';
 import type { RoomSummary, WorkspaceBinding } from './bindings.js';
 import type { RoomKey } from './rooms.js';
 import type { RoomHandle } from './session-entry.js';
@@ -85,4 +85,6 @@ export interface SessionSnapshot {
   readonly lastUsedAt: number;
   /** False for a session only the store knows (e.g. after a restart, before it connected again). */
   readonly inMemory: boolean;
+  /** The client its latest handshake named; null when none was seen. */
+  readonly client: SessionClient | null;
 }

@@ -16,9 +16,8 @@
  * then dropped as "unavailable", never served as an empty workspace.
  */
 import {
-  DAY_MS,
-  DEFAULT_SESSION_RETENTION_DAYS,
   emptySessionRecord,
+  type SessionClient,
   type SessionRecord,
   type StoredBinding,
 } from '../store/session-store.js';
@@ -33,6 +32,7 @@ import {
   initialRecord,
   keyOf,
   markParkedUsed,
+  parkedBehindFront,
   toWorkspaceBinding,
   type WorkspaceBinding,
   withSummary,
@@ -47,7 +47,15 @@ import type {
   WorkspaceList,
 } from './manager-types.js';
 import { type RoomKey, roomId } from './rooms.js';
-import { adoptStored, deleteStored, snapshotOf, withStoredSessions } from './session-admin.js';
+import {
+  adoptStored,
+  deleteStored,
+  liveSnapshots,
+  reapSessions,
+  withClient,
+  withStoredSessions,
+  workspaceListOf,
+} from './session-admin.js';
 import { type RoomHandle, type SessionEntry, SessionTable } from './session-entry.js';
 import {
   connectSuperseded,
@@ -89,42 +97,44 @@ export class SessionManager<H extends RoomHandle> {
   }
 
   /** For the reaper: idle unattached sessions let go of rooms, then of memory; old stored ones are swept. */
-  async reap(now = this.#now()): Promise<{ released: number; forgotten: number; swept: number }> {
-    const { released, forgotten } = this.#sessions.reap(now, {
-      holdIdleMs: this.#options.holdIdleMs ?? 5 * 60_000,
-      forgetIdleMs: this.#options.forgetIdleMs ?? DAY_MS,
-    });
-    const retentionDays = this.#options.retentionDays ?? DEFAULT_SESSION_RETENTION_DAYS;
-    const swept = await this.#options.store.sweep(now - retentionDays * DAY_MS);
-    return { released, forgotten, swept };
+  reap(now = this.#now()): Promise<{ released: number; forgotten: number; swept: number }> {
+    return reapSessions(this.#sessions, this.#options, now);
   }
 
   /**
-   * A connection (or request) of `sessionKey` begins. A session the store
-   * does not know starts with `initial` active; a known one keeps what it
-   * has, also when it has nothing active (a disconnect is not undone).
+   * A connection (or request) of `sessionKey` begins. A session the store does not know begins
+   * with `initial` active, unsaved until its first call (ensureStarted); a known one keeps what
+   * it has, also when it has nothing active (a disconnect is not undone).
    */
   async attach(sessionKey: string, initial?: RoomKey): Promise<{ release(): void }> {
     const entry = await this.#sessions.open(sessionKey);
     // The session's first binding is no change to announce: the connection is new.
-    if (initial !== undefined) await this.#start(entry, initial, false);
+    if (initial !== undefined) await this.#start(entry, initial, false, true);
     return this.#sessions.attach(entry);
   }
 
   /**
-   * Before a call of an attached connection: a session an operator dropped
-   * meanwhile starts again like a new one, with `initial` active. A session
-   * that is stored (also one with nothing active) is left as it is.
+   * Before a call: the session is saved (it was unsaved until its first call); one an operator
+   * dropped meanwhile starts again like a new one, with `initial` active. `save` false is for
+   * what is no call (a listing, a listen): a new session begins, unsaved.
    */
-  async ensureStarted(sessionKey: string, initial: RoomKey): Promise<void> {
+  async ensureStarted(sessionKey: string, initial: RoomKey, save = true): Promise<void> {
     const entry = await this.#sessions.open(sessionKey);
-    if (!entry.stored) await this.#start(entry, initial, true);
+    if (!entry.stored) await this.#start(entry, initial, true, !save);
+    if (save && entry.provisional)
+      await entry.lock.run(() => this.#commit(entry, entry.record, [], false, true));
   }
 
-  async #start(entry: SessionEntry<H>, initial: RoomKey, announce: boolean): Promise<void> {
+  async #start(
+    entry: SessionEntry<H>,
+    initial: RoomKey,
+    announce: boolean,
+    provisional: boolean,
+  ): Promise<void> {
     if (entry.stored) return;
     await entry.lock.run(async () => {
       if (entry.stored) return;
+      entry.provisional = provisional;
       await this.#commit(entry, initialRecord(entry.record, initial, this.#now()), [], announce);
     });
   }
@@ -169,7 +179,8 @@ export class SessionManager<H extends RoomHandle> {
       try {
         const summary = this.#options.summarize(room);
         const activation = activate(entry.record, key, summary, this.#now(), this.maxParked);
-        await this.#commit(entry, activation.record, activation.removed);
+        // A connect is the session's own doing: it is saved, also when it was unsaved.
+        await this.#commit(entry, activation.record, activation.removed, true, true);
         installed = activation.active;
       } catch (error) {
         if (existing === undefined) room.release();
@@ -193,19 +204,14 @@ export class SessionManager<H extends RoomHandle> {
       if (target === null) throw noActiveWorkspace(record, this.maxParked);
       if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
       const transition = drop(record, bindingId(target), 'disconnected', this.#now());
-      await this.#commit(entry, transition.record, transition.removed);
+      await this.#commit(entry, transition.record, transition.removed, true, true);
       const active = entry.record.active;
       return { disconnected: toWorkspaceBinding(target), active: active && toWorkspaceBinding(active) };
     });
   }
 
   async list(sessionKey: string): Promise<WorkspaceList> {
-    const { record } = await this.#sessions.open(sessionKey);
-    return {
-      active: record.active && toWorkspaceBinding(record.active),
-      parked: record.parked.map(toWorkspaceBinding),
-      lastDrop: record.lastDrop,
-    };
+    return workspaceListOf((await this.#sessions.open(sessionKey)).record);
   }
 
   /**
@@ -229,14 +235,7 @@ export class SessionManager<H extends RoomHandle> {
     if (target === undefined) throw workspaceNotConnected(record, named ?? '', this.maxParked);
     const id = bindingId(target);
     const room = entry.rooms.get(id) ?? (await this.#firstUse(entry, id));
-    const front = entry.record.parked[0];
-    const active = entry.record.active;
-    if (
-      use &&
-      front !== undefined &&
-      bindingId(front) !== id &&
-      (active === null || bindingId(active) !== id)
-    ) {
+    if (use && parkedBehindFront(entry.record, id)) {
       // Naming a parked workspace uses it: it is now the last to be evicted.
       await entry.lock.run(() => this.#commit(entry, markParkedUsed(entry.record, id, this.#now()), []));
     }
@@ -313,18 +312,20 @@ export class SessionManager<H extends RoomHandle> {
     return this.#changes.subscribe(listener);
   }
 
-  /** Writes `record`, then makes it the session's, releases the rooms of `removed`, announces a changed active. */
+  /** Writes `record` (not while provisional), makes it the session's, releases `removed`, announces the active. */
   async #commit(
     entry: SessionEntry<H>,
     record: SessionRecord,
     removed: readonly StoredBinding[],
     announce = true,
+    persist = false,
   ): Promise<void> {
     const previous = entry.record.active;
-    await this.#options.store.save(record);
+    if (persist) entry.provisional = false;
+    if (!entry.provisional) await this.#options.store.save(record);
     entry.record = record;
     entry.stored = true;
-    this.#options.onSaved?.(record.key);
+    if (!entry.provisional) this.#options.onSaved?.(record.key);
     for (const binding of removed) entry.releaseRoom(bindingId(binding));
     if (announce) this.#changes.announce(record.key, previous, record.active);
   }
@@ -350,21 +351,23 @@ export class SessionManager<H extends RoomHandle> {
 
   /** The sessions in memory, for operators: those that have begun (a dropped one begins again on its next call). */
   snapshots(): SessionSnapshot[] {
-    return [...this.#sessions.entries()]
-      .filter((entry) => entry.stored)
-      .map((entry) =>
-        snapshotOf(entry.record, {
-          held: (id) => entry.rooms.has(id),
-          attachments: entry.attachments,
-          lastUsedAt: entry.lastUsedAt,
-          inMemory: true,
-        }),
-      );
+    return liveSnapshots(this.#sessions.entries());
   }
 
   /** Every session, in memory or only in the store, most recently used first. */
   allSnapshots(): Promise<SessionSnapshot[]> {
     return withStoredSessions(this.snapshots(), this.#options.store);
+  }
+
+  /** A handshake's client: kept in memory until the first call stores the session, rewritten when it changed. */
+  async noteClient(sessionKey: string, client: SessionClient): Promise<void> {
+    const entry = await this.#sessions.open(sessionKey);
+    await entry.lock.run(async () => {
+      const record = withClient(entry.record, client);
+      if (record === undefined) return;
+      if (entry.stored) await this.#commit(entry, record, [], false);
+      else entry.record = record;
+    });
   }
 
   /**
@@ -386,6 +389,7 @@ export class SessionManager<H extends RoomHandle> {
       await deleteStored(this.#options.store, sessionKey);
       entry.record = emptySessionRecord(sessionKey, this.#now());
       entry.stored = false;
+      entry.provisional = false;
       entry.releaseRooms();
       this.#changes.announce(sessionKey, previous, null);
       if (entry.attachments === 0) this.#sessions.forget(sessionKey);

@@ -4,14 +4,17 @@
  * deletion of its stored record.
  */
 import {
+  DAY_MS,
+  DEFAULT_SESSION_RETENTION_DAYS,
   emptySessionRecord,
+  type SessionClient,
   type SessionRecord,
   type SessionStore,
   type StoredBinding,
 } from '../store/session-store.js';
 import { bindingId, toWorkspaceBinding } from './bindings.js';
-import type { SessionSnapshot } from './manager-types.js';
-import type { RoomHandle, SessionEntry } from './session-entry.js';
+import type { SessionManagerOptions, SessionSnapshot, WorkspaceList } from './manager-types.js';
+import type { RoomHandle, SessionEntry, SessionTable } from './session-entry.js';
 
 /** Far below any real clock: a record saved with it is the only one a sweep just above it takes. */
 const TOMBSTONE_USED_AT = Number.MIN_SAFE_INTEGER;
@@ -43,7 +46,53 @@ export function snapshotOf(
     attachments: live.attachments,
     lastUsedAt: live.lastUsedAt,
     inMemory: live.inMemory,
+    client: record.client,
   };
+}
+
+/** The sessions in memory that are stored (a dropped one begins again on its next call). */
+export function liveSnapshots<H extends RoomHandle>(entries: Iterable<SessionEntry<H>>): SessionSnapshot[] {
+  return [...entries]
+    .filter((entry) => entry.stored && !entry.provisional)
+    .map((entry) =>
+      snapshotOf(entry.record, {
+        held: (id) => entry.rooms.has(id),
+        attachments: entry.attachments,
+        lastUsedAt: entry.lastUsedAt,
+        inMemory: true,
+      }),
+    );
+}
+
+/** Idle unattached sessions let go of rooms, then of memory; stored ones unused for the retention are swept. */
+export async function reapSessions<H extends RoomHandle>(
+  sessions: SessionTable<H>,
+  options: SessionManagerOptions<H>,
+  now: number,
+): Promise<{ released: number; forgotten: number; swept: number }> {
+  const { released, forgotten } = sessions.reap(now, {
+    holdIdleMs: options.holdIdleMs ?? 5 * 60_000,
+    forgetIdleMs: options.forgetIdleMs ?? DAY_MS,
+  });
+  const retentionDays = options.retentionDays ?? DEFAULT_SESSION_RETENTION_DAYS;
+  const swept = await options.store.sweep(now - retentionDays * DAY_MS);
+  return { released, forgotten, swept };
+}
+
+/** A record's bindings as a session's workspace list. */
+export function workspaceListOf(record: SessionRecord): WorkspaceList {
+  return {
+    active: record.active && toWorkspaceBinding(record.active),
+    parked: record.parked.map(toWorkspaceBinding),
+    lastDrop: record.lastDrop,
+  };
+}
+
+/** `record` naming `client`, or undefined when it already does. */
+export function withClient(record: SessionRecord, client: SessionClient): SessionRecord | undefined {
+  const known = record.client;
+  if (known !== null && known.name === client.name && known.version === client.version) return undefined;
+  return { ...record, client };
 }
 
 /** `inMemory` plus the sessions only the store knows, most recently used first. */
@@ -74,5 +123,6 @@ export function adoptStored<H extends RoomHandle>(entry: SessionEntry<H>, stored
   const kept = new Set([stored.active, ...stored.parked].flatMap((b) => (b === null ? [] : [bindingId(b)])));
   entry.record = stored;
   entry.stored = true;
+  entry.provisional = false;
   for (const id of [...entry.rooms.keys()]) if (!kept.has(id)) entry.releaseRoom(id);
 }

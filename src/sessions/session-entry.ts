@@ -21,6 +21,8 @@ export class SessionEntry<H extends RoomHandle> {
   record: SessionRecord;
   /** False until the session's first save (a session only looked at is not stored). */
   stored: boolean;
+  /** Begun in memory (its first binding set) but not saved: no call has been made yet. */
+  provisional = false;
   /** Advances on each connect to a new target and each disconnect; see SessionManager. */
   intent = 0;
   /** The connect being loaded, shared by calls for the same target. */

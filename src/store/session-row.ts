@@ -14,6 +14,8 @@ export interface SessionRow {
   created_at: Bigint;
   last_used_at: Bigint;
   last_drop_json: string | null;
+  client_name: string | null;
+  client_version: string | null;
 }
 
 export interface BindingRow {
@@ -52,6 +54,10 @@ export function sessionFromRows(
     generation: Number(session.generation),
     createdAt: Number(session.created_at),
     lastUsedAt: Number(session.last_used_at),
+    client:
+      session.client_name === null
+        ? null
+        : { name: session.client_name, version: session.client_version ?? '' },
   };
 }
 

@@ -41,6 +41,12 @@ export interface SessionDrop {
   readonly rejoinTarget?: string | undefined;
 }
 
+/** The client a session's handshake named (its `clientInfo`). */
+export interface SessionClient {
+  readonly name: string;
+  readonly version: string;
+}
+
 export interface SessionRecord {
   readonly key: string;
   readonly active: StoredBinding | null;
@@ -51,6 +57,8 @@ export interface SessionRecord {
   readonly generation: number;
   readonly createdAt: number;
   readonly lastUsedAt: number;
+  /** The client the session's latest handshake named; null when none was seen. */
+  readonly client: SessionClient | null;
 }
 
 export interface SessionSummary {
@@ -75,7 +83,16 @@ export interface SessionStore {
 }
 
 export function emptySessionRecord(key: string, now: number): SessionRecord {
-  return { key, active: null, parked: [], lastDrop: null, generation: 0, createdAt: now, lastUsedAt: now };
+  return {
+    key,
+    active: null,
+    parked: [],
+    lastDrop: null,
+    generation: 0,
+    createdAt: now,
+    lastUsedAt: now,
+    client: null,
+  };
 }
 
 export function summarizeSession(record: SessionRecord): SessionSummary {

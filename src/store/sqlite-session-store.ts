@@ -51,11 +51,12 @@ export class SqliteSessionStore implements SessionStore {
     const db = this.db;
     this.#getSession = db.prepare('SELECT * FROM sessions WHERE key = ?');
     this.#getBindings = db.prepare('SELECT * FROM session_bindings WHERE session_key = ? ORDER BY position');
-    this.#upsertSession =
-      db.prepare(`INSERT INTO sessions (key, generation, created_at, last_used_at, last_drop_json)
-      VALUES (@key, @generation, @createdAt, @lastUsedAt, @lastDrop)
+    this.#upsertSession = db.prepare(`INSERT INTO sessions
+        (key, generation, created_at, last_used_at, last_drop_json, client_name, client_version)
+      VALUES (@key, @generation, @createdAt, @lastUsedAt, @lastDrop, @clientName, @clientVersion)
       ON CONFLICT (key) DO UPDATE SET generation = excluded.generation,
-        last_used_at = excluded.last_used_at, last_drop_json = excluded.last_drop_json`);
+        last_used_at = excluded.last_used_at, last_drop_json = excluded.last_drop_json,
+        client_name = excluded.client_name, client_version = excluded.client_version`);
     this.#deleteBindings = db.prepare('DELETE FROM session_bindings WHERE session_key = ?');
     this.#insertBinding = db.prepare(`INSERT INTO session_bindings
       (session_key, position, root, decisions, generation, last_used_at, decision_count, problems)
@@ -77,6 +78,8 @@ export class SqliteSessionStore implements SessionStore {
         createdAt: record.createdAt,
         lastUsedAt: record.lastUsedAt,
         lastDrop: lastDropJson(record),
+        clientName: record.client?.name ?? null,
+        clientVersion: record.client?.version ?? null,
       });
       this.#deleteBindings.run(record.key);
       for (const [position, binding] of bindingPositions(record)) {

@@ -144,12 +144,18 @@ describe('operators over the same daemon', () => {
       inMemory: true,
     });
     expect(view.rooms.find((r) => r.root === b)).toMatchObject({ loaded: true, decisionCount: 4 });
-    expect(view.sessions.some((s) => s.keyPrefix === 'http-e2e-operator-o…')).toBe(true);
+    // 2025 over stateless HTTP names its client only in initialize, a POST before the session's first call.
+    expect(view.sessions.find((s) => s.keyPrefix === 'http-e2e-operator-o…')).toMatchObject({
+      client: { name: 'moor-e2e', version: '1.0.0' },
+    });
     expect((await cli(['daemon', 'status'])).stdout).toContain('http-e2e-operator-f…  1 connections');
 
     const list = await cli(['sessions', 'list']);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`http-e2e-operator-f…\\s+1\\s+1\\s+\\S+ \\S+\\s+${b}`));
+    // The client column: the name and version the SDK client's handshake gave (2026-07-28: in _meta).
+    expect(list.stdout).toMatch(
+      new RegExp(`http-e2e-operator-f…\\s+moor-e2e 1\\.0\\.0\\s+1\\s+1\\s+\\S+ \\S+\\s+${b}`),
+    );
     expect(list.stdout).toContain('http-e2e-operator-o…');
     expect(list.stdout).not.toContain(key);
 

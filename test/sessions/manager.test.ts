@@ -24,6 +24,10 @@ describe('SessionManager bindings', () => {
       generation: 1,
       decisionCount: null,
     });
+    // Unsaved until its first call, which ensureStarted precedes.
+    expect(await store.load('s1')).toBeUndefined();
+    expect(manager.snapshots()).toEqual([]);
+    await manager.ensureStarted('s1', { root: d.b });
     expect((await store.load('s1'))?.active?.root).toBe(d.a);
     const restarted = harness({ store });
     (await restarted.manager.attach('s1', { root: d.b })).release();

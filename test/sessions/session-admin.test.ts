@@ -29,6 +29,7 @@ describe('SessionManager snapshots', () => {
         attachments: 1,
         lastUsedAt: clock.now,
         inMemory: true,
+        client: null,
       },
     ]);
     attached.release();

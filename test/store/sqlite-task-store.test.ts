@@ -62,7 +62,7 @@ describe('sqlite task store', () => {
       `INSERT INTO tasks (id, owner_key, tool, status, created_at, last_updated_at, retention_ms, poll_interval_ms, incarnation)
        VALUES ('old', 'k', 'slow', 'working', 1, 1, 1000, 500, 'inc-old')`,
     ).run();
-    expect(migrate(db)).toEqual([3]);
+    expect(migrate(db)).toEqual([3, 4]);
     expect(db.prepare('SELECT lease_owner, lease_expires_at, cancel_requested_at FROM tasks').get()).toEqual({
       lease_owner: 'inc-old',
       lease_expires_at: 0,

@@ -66,9 +66,18 @@ export function serveDirect(
   log(describeStartup(sessions.roomWorkspace(startup.room).stateOf(pack) as DecisionsState));
   const connection = sessions.openConnection(DIRECT_SESSION_KEY, initial).finally(() => startup.release());
 
-  const scope = sessions.sessionScope(DIRECT_SESSION_KEY, undefined, async () => {
+  // As a socket connection's: the session begins (unsaved) at a listing, and is kept from its first call.
+  const started = (save: boolean) => async () => {
     await connection;
-  });
+    await sessions.manager.ensureStarted(DIRECT_SESSION_KEY, initial, save);
+  };
+  const scope = sessions.sessionScope(
+    DIRECT_SESSION_KEY,
+    undefined,
+    started(true),
+    undefined,
+    started(false),
+  );
   const factory = createServerFactory(catalog, {
     identity: IDENTITY,
     scopeFor: () => scope,

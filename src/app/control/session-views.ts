@@ -33,6 +33,7 @@ export function sessionSummary(snapshot: SessionSnapshot, prefix = keyPrefix(sna
     lastUsedAt: new Date(snapshot.lastUsedAt).toISOString(),
     inMemory: snapshot.inMemory,
     lastDrop: drop && { reason: drop.reason, root: drop.root, at: new Date(drop.at).toISOString() },
+    client: snapshot.client,
   };
 }
 

@@ -27,7 +27,7 @@ import { SessionManager } from '../../sessions/manager.js';
 import { Reaper } from '../../sessions/reaper.js';
 import { type Room, type RoomKey, type RoomLease, type Rooms, roomId } from '../../sessions/rooms.js';
 import type { WorkspacePolicy } from '../../sessions/workspace-path.js';
-import type { SessionStore } from '../../store/session-store.js';
+import type { SessionClient, SessionStore } from '../../store/session-store.js';
 import { sessionSummaries, sessionsControl } from '../control/session-views.js';
 
 /** What a room holds: the workspace's pack states, opened through this room's own pack instances. */
@@ -146,6 +146,13 @@ export class DaemonSessions {
     return sessionsControl(this.manager, request);
   }
 
+  /** Remembers the client a handshake of `sessionKey` named (kept with the session once it is stored). */
+  noteClient(sessionKey: string, client: SessionClient): void {
+    this.manager
+      .noteClient(sessionKey, client)
+      .catch((error: unknown) => this.#options.onError(error, 'recording a session client'));
+  }
+
   /** One loaded room as the workspace a call runs in. */
   roomWorkspace(room: Room<RoomContents>): CallWorkspace {
     const { state, key } = room;
@@ -170,19 +177,22 @@ export class DaemonSessions {
   }
 
   /**
-   * A socket connection of `sessionKey` begins: a session the store does not
-   * know starts with `initial` active (a known one keeps its bindings). The
-   * active room is warmed, as a connection always did, so the first call
-   * does not wait for the corpus.
+   * A socket connection of `sessionKey` begins. A session the store does not
+   * know begins with `initial` active, and is stored at its first call (a
+   * known one keeps its bindings): one that never makes a call leaves
+   * nothing behind. The active room is warmed, as a connection always did,
+   * so the first call does not wait for the corpus.
    */
   async openConnection(sessionKey: string, initial: RoomKey): Promise<{ scope: CallerScope; close(): void }> {
     const attachment = await this.manager.attach(sessionKey, initial);
     await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
       // No usable active workspace: the first call answers why.
     });
-    // A session an operator dropped while this connection stayed attached starts again at `initial`.
+    // Also a session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
-    return { scope: this.sessionScope(sessionKey, undefined, ready), close: () => attachment.release() };
+    const begin = () => this.manager.ensureStarted(sessionKey, initial, false);
+    const scope = this.sessionScope(sessionKey, undefined, ready, undefined, begin);
+    return { scope, close: () => attachment.release() };
   }
 
   /**
@@ -190,13 +200,15 @@ export class DaemonSessions {
    * (HTTP's Moor-Workspace) names the workspace of calls that name none;
    * when it is not one of the session's, `direct` serves it for the request.
    * `hold` keeps it loaded for a listen stream (a socket connection holds it
-   * while connected, so there it holds nothing more).
+   * while connected, so there it holds nothing more). `ready` runs before a call (it saves a
+   * new session); `begin` before what is no call (a listing, a listen), which saves nothing.
    */
   sessionScope(
     sessionKey: string,
     fallback?: Fallback,
     ready: () => Promise<void> = async () => {},
     hold: () => () => void = () => () => {},
+    begin: () => Promise<void> = ready,
   ): CallerScope {
     const manager = this.manager;
     return {
@@ -220,7 +232,7 @@ export class DaemonSessions {
       roomsChange: true,
       ready,
       select: async (named) => {
-        await ready();
+        await begin();
         if (named === undefined && fallback !== undefined) {
           const connected = await manager.list(sessionKey);
           const bound = [connected.active, ...connected.parked].some((b) => b?.root === fallback.root);
@@ -231,7 +243,7 @@ export class DaemonSessions {
         return this.roomWorkspace(resolved.room.room);
       },
       others: async () => {
-        await ready();
+        await begin();
         const { parked } = await manager.list(sessionKey);
         const others: Array<{ root: string; workspace: CallWorkspace }> = [];
         for (const binding of parked) {
@@ -246,7 +258,7 @@ export class DaemonSessions {
         return others;
       },
       writesListed: async () => {
-        await ready();
+        await begin();
         return manager.writeAllowed(sessionKey);
       },
       onToolsChanged: (listener) => {
@@ -278,6 +290,10 @@ export class DaemonSessions {
         await this.manager.ensureStarted(sessionKey, initial);
       },
       () => this.#holdForStream(sessionKey, initial, fallback),
+      async () => {
+        await this.#attachHttp(sessionKey, initial);
+        await this.manager.ensureStarted(sessionKey, initial, false);
+      },
     );
   }
 

@@ -8,5 +8,6 @@ import type { Migration } from '../migration.js';
 import { tasksTable } from './001-tasks.js';
 import { sessionsTables } from './002-sessions.js';
 import { taskLeases } from './003-task-leases.js';
+import { sessionClient } from './004-session-client.js';
 
-export const MIGRATIONS: readonly Migration[] = [tasksTable, sessionsTables, taskLeases];
+export const MIGRATIONS: readonly Migration[] = [tasksTable, sessionsTables, taskLeases, sessionClient];

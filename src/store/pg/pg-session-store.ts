@@ -24,7 +24,7 @@ export class PgSessionStore implements SessionStore {
 
   async load(key: string): Promise<SessionRecord | undefined> {
     const { rows } = await this.#pool.query<SessionRow & { bindings: BindingRow[] | null }>(
-      `SELECT s.generation, s.created_at, s.last_used_at, s.last_drop_json,
+      `SELECT s.generation, s.created_at, s.last_used_at, s.last_drop_json, s.client_name, s.client_version,
          (SELECT json_agg(b ORDER BY b.position) FROM session_bindings b WHERE b.session_key = s.key) AS bindings
        FROM sessions s WHERE s.key = $1`,
       [key],
@@ -42,11 +42,21 @@ export class PgSessionStore implements SessionStore {
     try {
       await client.query('BEGIN');
       await client.query(
-        `INSERT INTO sessions (key, generation, created_at, last_used_at, last_drop_json)
-         VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO sessions
+           (key, generation, created_at, last_used_at, last_drop_json, client_name, client_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (key) DO UPDATE SET generation = excluded.generation,
-           last_used_at = excluded.last_used_at, last_drop_json = excluded.last_drop_json`,
-        [record.key, record.generation, record.createdAt, record.lastUsedAt, lastDropJson(record)],
+           last_used_at = excluded.last_used_at, last_drop_json = excluded.last_drop_json,
+           client_name = excluded.client_name, client_version = excluded.client_version`,
+        [
+          record.key,
+          record.generation,
+          record.createdAt,
+          record.lastUsedAt,
+          lastDropJson(record),
+          record.client?.name ?? null,
+          record.client?.version ?? null,
+        ],
       );
       await client.query('DELETE FROM session_bindings WHERE session_key = $1', [record.key]);
       if (rows.length > 0) {

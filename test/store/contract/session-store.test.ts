@@ -40,6 +40,16 @@ describe.each(SESSION_STORES)('%s session store', (_name, make) => {
     expect(loaded?.createdAt).toBe(50);
   });
 
+  it("keeps the client a session's handshake named, and a later save's change of it", async () => {
+    const store = await make();
+    await store.save({ ...record('s1'), client: { name: 'claude-code', version: '2.1.0' } });
+    expect((await store.load('s1'))?.client).toEqual({ name: 'claude-code', version: '2.1.0' });
+    await store.save({ ...record('s1'), client: { name: 'claude-code', version: '2.2.0' } });
+    expect((await store.load('s1'))?.client).toEqual({ name: 'claude-code', version: '2.2.0' });
+    await store.save(record('s2'));
+    expect((await store.load('s2'))?.client).toBeNull();
+  });
+
   it('touch moves lastUsedAt; unknown keys are ignored', async () => {
     const store = await make();
     await store.save(record('s1'));
