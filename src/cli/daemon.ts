@@ -35,10 +35,19 @@ const FORCE_HELP = 'replace the running daemon even when it is a newer moor than
 export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   const paths = statePaths();
   ensureStateDir(paths.dir);
-  const lock = acquireLock(paths.lock);
+  const bin = fileURLToPath(new URL('./main.js', import.meta.url));
+  let lock = acquireLock(paths.lock);
   if (!lock.acquired) {
-    complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid})`);
-    process.exit(0);
+    // A detached start that lost the race leaves; a foreground run takes over and serves.
+    if (flags.detached === true) {
+      complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid})`);
+      process.exit(0);
+    }
+    complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid}): taking over from it`);
+    const { takeOverDaemon } = await import('../app/control/daemon-takeover.js');
+    const takeover = await takeOverDaemon(paths, bin);
+    if (takeover.kind === 'refused') fail(takeover.error);
+    lock = takeover.lock;
   }
   const { runDaemon } = await loadDaemonApp();
   let running: Awaited<ReturnType<typeof runDaemon>>;
@@ -51,7 +60,6 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   }
   const { daemon } = running;
   if (flags.detached !== true) {
-    const bin = fileURLToPath(new URL('./main.js', import.meta.url));
     process.stderr.write(
       connectHelp({
         httpUrl: running.httpUrl,
