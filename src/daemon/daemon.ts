@@ -30,7 +30,7 @@ import { IdleCollector } from './idle-gc.js';
 import type { DaemonLog } from './logger.js';
 import { type DescribedStatus, type SessionOpening, SocketServer } from './server.js';
 import { removeIncarnation, writeIncarnation } from './state.js';
-import { awaitSuccessor, type Succession } from './successor.js';
+import { beginSuccession, type Successor } from './successor.js';
 
 export { DEFAULT_GRACE_MS } from './defaults.js';
 
@@ -88,7 +88,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
   });
   let shuttingDown: Promise<void> | undefined;
   /** Set by a handoff: who serves next, seen up before this process ends. */
-  let succession: Succession | undefined;
+  let successor: Successor | undefined;
   const idle = new IdleCollector(() => gate.inFlight > 0);
 
   const socket = new SocketServer({
@@ -102,11 +102,6 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
       void shutdown('control stop');
     },
     onHandoffRequested: (version, binary) => {
-      succession = {
-        paths: config.paths,
-        log: (message) => logger.warn(message),
-        ...(binary ? { binary } : {}),
-      };
       logger.info(
         { from: config.version, to: version, connectedClients: socket.connectedClients },
         `handing over to moor ${version}: in-flight requests finish, then clients reconnect to it`,
@@ -117,6 +112,11 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
         from: config.version,
         to: version,
         at: Date.now(),
+      });
+      successor = beginSuccession({
+        paths: config.paths,
+        log: (message) => logger.warn(message),
+        ...(binary ? { binary } : {}),
       });
       void shutdown(`handoff to moor ${version}`);
     },
@@ -145,7 +145,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
       socket.removeSocketFile();
       removeIncarnation(config.paths.incarnation, process.pid);
       config.releaseLock();
-      if (succession !== undefined) await awaitSuccessor(succession);
+      await successor?.settled();
       logger.info('stopped');
       resolveStopped();
     })();

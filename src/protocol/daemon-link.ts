@@ -139,6 +139,7 @@ export function spawnDaemonProcess(
   args: readonly string[],
   cwd: string,
   onExit?: (code: number | null) => void,
+  env: Record<string, string> = {},
 ): number | undefined {
   const problem = stateDirProblem(paths.dir);
   if (problem !== undefined) throw new MoorError('STATE_DIR_UNUSABLE', problem);
@@ -154,7 +155,7 @@ export function spawnDaemonProcess(
     const child = spawn(process.execPath, args, {
       detached: true,
       stdio: ['ignore', out, out],
-      env: { ...process.env, MOOR_STATE_DIR: paths.dir },
+      env: { ...process.env, ...env, MOOR_STATE_DIR: paths.dir },
       cwd,
     });
     child.on('error', () => {});

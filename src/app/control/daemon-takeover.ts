@@ -39,6 +39,11 @@ export async function takeOverDaemon(
   else if (outcome.kind === 'refused')
     return { kind: 'refused', error: new MoorError('HANDOFF_REFUSED', outcome.message) };
   // Agreed, or no daemon answers any more (it went between the lock and the hello): the lock decides.
+  return waitForLock(paths, waitMs);
+}
+
+/** Polls for the lock the daemon handing over frees once its in-flight calls are answered. */
+export async function waitForLock(paths: StatePaths, waitMs = TAKEOVER_WAIT_MS): Promise<Takeover> {
   const until = Date.now() + waitMs;
   for (;;) {
     const lock = acquireLock(paths.lock);
