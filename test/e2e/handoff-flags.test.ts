@@ -5,15 +5,42 @@
  * limits. /healthz is polled throughout: the only refusals fall inside the
  * documented gap (the successor's start), and HTTP answers after it.
  */
+import fs from 'node:fs';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupAll, control, isAlive, makeState, runCli, waitFor } from '../daemon/harness.js';
-import { olderAndNewerCopies } from '../helpers/versioned-copy.js';
+import { buildVersionedCopy, olderAndNewerCopies } from '../helpers/versioned-copy.js';
 import { ProxyClient } from '../proxy/proxy-client.js';
 
 afterEach(cleanupAll);
 
 const bins = olderAndNewerCopies();
+const brokenDirs: string[] = [];
+afterAll(() => {
+  for (const dir of brokenDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A 0.3.0 copy whose proxy works but whose daemon dies loading its app. */
+function brokenDaemonCopy(): string {
+  const bin = buildVersionedCopy('0.3.0', brokenDirs);
+  const dist = path.dirname(path.dirname(bin));
+  for (const entry of ['app/daemon.js', 'bundle/daemon.js']) {
+    const file = path.join(dist, entry);
+    if (fs.existsSync(file)) fs.writeFileSync(file, "throw new Error('this daemon cannot start');\n");
+  }
+  return bin;
+}
+
+async function startOld(state: ReturnType<typeof makeState>, address: string): Promise<void> {
+  const started = await runCli(
+    state,
+    ['daemon', 'start', '--http', address, '--no-token', '--max-in-flight', '7'],
+    {},
+    bins.old,
+  );
+  expect(started.code, started.stderr).toBe(0);
+}
 
 /** The longest HTTP may refuse connections during a handoff (docs/daemon.md: the successor's start). */
 const DOCUMENTED_GAP_MS = 10_000;
@@ -62,13 +89,7 @@ describe('a handoff keeps the old daemon’s flags', () => {
     const state = makeState({ MOOR_TEST_PACK: '1' });
     const port = await freePort();
     const address = `127.0.0.1:${port}`;
-    const started = await runCli(
-      state,
-      ['daemon', 'start', '--http', address, '--no-token', '--max-in-flight', '7'],
-      {},
-      bins.old,
-    );
-    expect(started.code, started.stderr).toBe(0);
+    await startOld(state, address);
     const before = await control(state, 'status');
     expect(before?.incarnation.version).toBe('0.1.0');
     expect(before?.status).toMatchObject({ httpUrl: `http://${address}/mcp`, maxInFlight: 7 });
@@ -94,4 +115,27 @@ describe('a handoff keeps the old daemon’s flags', () => {
     expect(longestGapMs).toBeLessThan(DOCUMENTED_GAP_MS);
     expect((await upgrader.request('tools/list')).result?.tools).toBeDefined();
   }, 60_000);
+
+  it('when the successor cannot start, the old version serves again with its flags', async () => {
+    const state = makeState({ MOOR_TEST_PACK: '1' });
+    const port = await freePort();
+    const address = `127.0.0.1:${port}`;
+    await startOld(state, address);
+    const before = await control(state, 'status');
+
+    const broken = new ProxyClient(state, undefined, {}, brokenDaemonCopy());
+    await broken.initialize();
+    // Each handoff's successor dies; the old daemon starts itself again each time, until the proxy gives up asking.
+    await broken.until('the proxy using the older daemon', () =>
+      broken.stderr.some((line) => line.includes('keeps being started at version 0.1.0')) ? true : undefined,
+    );
+    const after = await waitFor('a 0.1.0 daemon serving HTTP again', async () => {
+      const reply = await control(state, 'status');
+      return reply?.incarnation.version === '0.1.0' && reply.status?.httpUrl ? reply : undefined;
+    });
+    expect(after.incarnation.pid).not.toBe(before?.incarnation.pid);
+    expect(after.status).toMatchObject({ httpUrl: `http://${address}/mcp`, maxInFlight: 7 });
+    expect((await fetch(`http://${address}/healthz`)).status).toBe(200);
+    expect((await broken.request('tools/list')).result?.tools).toBeDefined();
+  }, 90_000);
 });
