@@ -112,6 +112,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
         from: config.version,
         to: version,
         at: Date.now(),
+        startsSuccessor: true,
       });
       successor = beginSuccession({
         paths: config.paths,

@@ -24,6 +24,12 @@ export interface HandoffMarker {
   readonly to: string;
   /** Epoch milliseconds. */
   readonly at: number;
+  /**
+   * The daemon handing over starts (or, for a takeover, waits for) its
+   * successor itself, so not even a proxy of the `to` version starts one.
+   * Daemons from before verified handoffs write no such field.
+   */
+  readonly startsSuccessor?: boolean;
 }
 
 export function handoffFile(stateDir: string): string {

@@ -119,10 +119,10 @@ export class DaemonUpgrade {
       if (this.#lockOwner() === old.pid && this.#now() - old.since < HANDOFF_WAIT_MS) return true;
       this.#handingOver = undefined;
     }
-    // The daemon handing over starts its successor itself (with its own flags): no proxy races it.
+    // A daemon that starts its successor itself (with its own flags) is raced by no proxy.
     const marker = this.#marker();
     const order = marker === undefined ? undefined : compareVersions(marker.to, this.#options.version);
-    return order !== undefined && order >= 0;
+    return order !== undefined && (order > 0 || (order === 0 && marker?.startsSuccessor === true));
   }
 
   /** The connect loop ended (connected, refused, down): the next one may ask again. */

@@ -110,8 +110,11 @@ describe('DaemonUpgrade: an older or equal proxy', () => {
     older.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
     expect(older.upgrade.holdsStart()).toBe(true);
     const same = setup('0.2.0');
-    same.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
+    same.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000, startsSuccessor: true };
     expect(same.upgrade.holdsStart()).toBe(true);
+    // A daemon from before verified handoffs starts no successor: the proxy of that version does.
+    same.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
+    expect(same.upgrade.holdsStart()).toBe(false);
     const newer = setup('0.3.0');
     newer.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
     expect(newer.upgrade.holdsStart()).toBe(false);
