@@ -42,6 +42,8 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   delete process.env[SUCCESSOR_OF_ENV];
   let lock = acquireLock(paths.lock);
   const app = lock.acquired || handingOver === String(lock.ownerPid) ? loadDaemonApp() : undefined;
+  // Its failure is reported where it is awaited, not as an unhandled rejection while the lock is waited for.
+  app?.catch(() => {});
   if (!lock.acquired) {
     const { takeOverDaemon, waitForLock } = await import('../app/control/daemon-takeover.js');
     let takeover: Awaited<ReturnType<typeof takeOverDaemon>>;
@@ -234,7 +236,9 @@ export function registerDaemon(program: Command): void {
     );
 
   addDaemonRunOptions(daemon.command('run'), 'run')
-    .description('run the daemon in the foreground (logs to stderr and the state dir)')
+    .description(
+      'run the daemon in the foreground (logs to stderr and the state dir); a running daemon hands over to it',
+    )
     .action((flags: DaemonRunFlags) => runDaemonCommand(flags));
 
   addDaemonRunOptions(daemon.command('start'), 'start')
