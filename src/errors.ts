@@ -132,7 +132,7 @@ export const ERRORS = {
   DAEMON_UNAVAILABLE: spec(Unavailable, 503, EXIT_FAILURE, true, 'No daemon answers on the socket and none could be started.'),
   TASKS_UNAVAILABLE: spec(InvalidRequest, 400, EXIT_FAILURE, false, 'This daemon serves no tasks.'),
   DOWNGRADE_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, '`moor daemon start` or `restart` of a moor older than the running daemon; the newer daemon keeps running (`--force` replaces it).'),
-  HANDOFF_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A handoff was asked for by a moor that is not newer than the running daemon.'),
+  HANDOFF_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A handoff was refused: the binary the asker names is not a newer moor (its package.json says so), cannot be verified (another user owns it, others may write it, or it cannot be read), or, for a foreground takeover, is older.'),
   METRICS_OFF: spec(InvalidRequest, 404, EXIT_FAILURE, false, 'This daemon runs without metrics (started with `MOOR_METRICS=0`).'),
   TASK_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No task of that id is visible to the caller.'),
   TASK_EXISTS: spec(InternalError, 500, EXIT_FAILURE, false, 'The store already holds a task with that id.'),

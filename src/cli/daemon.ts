@@ -20,6 +20,7 @@ import { startExitCode } from '../daemon/start-failure.js';
 import { ensureStateDir } from '../daemon/state.js';
 import { exitCodeOf, MoorError } from '../errors.js';
 import type { DaemonRunFlags } from '../protocol/daemon-flags.js';
+import { SUCCESSOR_OF_ENV } from '../protocol/handoff.js';
 import { statePaths } from '../protocol/state-dir.js';
 import { connectHelp } from './connect-help.js';
 import { addDaemonRunOptions, wholeNumberOption } from './daemon-options.js';
@@ -35,12 +36,30 @@ const FORCE_HELP = 'replace the running daemon even when it is a newer moor than
 export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   const paths = statePaths();
   ensureStateDir(paths.dir);
-  const lock = acquireLock(paths.lock);
+  const bin = fileURLToPath(new URL('./main.js', import.meta.url));
+  // A successor the daemon handing over started early: it loads while the old one drains.
+  const handingOver = process.env[SUCCESSOR_OF_ENV];
+  delete process.env[SUCCESSOR_OF_ENV];
+  let lock = acquireLock(paths.lock);
+  const app = lock.acquired || handingOver === String(lock.ownerPid) ? loadDaemonApp() : undefined;
+  // Its failure is reported where it is awaited, not as an unhandled rejection while the lock is waited for.
+  app?.catch(() => {});
   if (!lock.acquired) {
-    complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid})`);
-    process.exit(0);
+    const { takeOverDaemon, waitForLock } = await import('../app/control/daemon-takeover.js');
+    let takeover: Awaited<ReturnType<typeof takeOverDaemon>>;
+    if (handingOver === String(lock.ownerPid)) takeover = await waitForLock(paths);
+    else if (flags.detached === true) {
+      // A detached start that lost the race leaves; a foreground run takes over and serves.
+      complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid})`);
+      process.exit(0);
+    } else {
+      complain(`a daemon is already running for ${paths.dir} (pid ${lock.ownerPid}): taking over from it`);
+      takeover = await takeOverDaemon(paths, bin);
+    }
+    if (takeover.kind === 'refused') fail(takeover.error);
+    lock = takeover.lock;
   }
-  const { runDaemon } = await loadDaemonApp();
+  const { runDaemon } = await (app ?? loadDaemonApp());
   let running: Awaited<ReturnType<typeof runDaemon>>;
   try {
     running = await runDaemon(paths, daemonRunOptions(flags), lock.release);
@@ -51,7 +70,6 @@ export async function runDaemonCommand(flags: DaemonRunFlags): Promise<void> {
   }
   const { daemon } = running;
   if (flags.detached !== true) {
-    const bin = fileURLToPath(new URL('./main.js', import.meta.url));
     process.stderr.write(
       connectHelp({
         httpUrl: running.httpUrl,
@@ -218,7 +236,9 @@ export function registerDaemon(program: Command): void {
     );
 
   addDaemonRunOptions(daemon.command('run'), 'run')
-    .description('run the daemon in the foreground (logs to stderr and the state dir)')
+    .description(
+      'run the daemon in the foreground (logs to stderr and the state dir); a running daemon hands over to it',
+    )
     .action((flags: DaemonRunFlags) => runDaemonCommand(flags));
 
   addDaemonRunOptions(daemon.command('start'), 'start')

@@ -20,6 +20,7 @@ import {
   type TasksControlRequest,
 } from '../protocol/hello.js';
 import { compareVersions } from '../protocol/version.js';
+import { verifyBinary } from './handoff-binary.js';
 
 /** What the control hellos need from the daemon (part of the socket server's options). */
 export interface ControlHelloOptions {
@@ -29,8 +30,12 @@ export interface ControlHelloOptions {
   metrics?(): Promise<string>;
   /** A control hello asked the daemon to stop. */
   onStopRequested(): void;
-  /** A newer moor asked this daemon to hand over to it (already checked newer). */
-  onHandoffRequested?(version: string): void;
+  /**
+   * A moor asked this daemon to hand over (its binary already checked newer,
+   * or not older for a takeover). `successor` is the binary to start; absent
+   * for a takeover, whose asker becomes the daemon itself.
+   */
+  onHandoffRequested?(version: string, successor: string | undefined): void;
   /** Answers a control hello 'tasks' (`moor tasks …`). */
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
   /** Answers a control hello 'sessions' (`moor sessions …`). */
@@ -45,7 +50,7 @@ export async function answerControl(
   server: { status(): DaemonStatus },
 ): Promise<void> {
   if (hello.control === 'handoff') {
-    answerHandoff(socket, hello.version ?? '', options);
+    answerHandoff(socket, hello, options);
     return;
   }
   if (hello.control === 'metrics') {
@@ -86,21 +91,39 @@ export function replyAndClose(socket: net.Socket, refusal: MoorError, log: Logge
   socket.end(`${JSON.stringify(reply)}\n`);
 }
 
-/** Only a newer moor may take over; an older or equal one is told so and keeps using this daemon. */
-function answerHandoff(socket: net.Socket, version: string, options: ControlHelloOptions): void {
-  const own = options.incarnation.version;
-  const newer = compareVersions(version, own);
-  if (newer === undefined || newer <= 0 || !options.onHandoffRequested) {
-    replyAndClose(
-      socket,
-      new MoorError('HANDOFF_REFUSED', `moor ${version} is not newer than this daemon (${own})`),
-      options.log,
-    );
+/**
+ * Only a newer moor may take over (a takeover: one not older), and only one
+ * that proves it: the version is read from the binary it names, never taken
+ * from the hello. An older or equal one is told so and keeps using this daemon.
+ */
+function answerHandoff(socket: net.Socket, hello: ControlHello, options: ControlHelloOptions): void {
+  const checked = checkHandoff(hello, options);
+  if (typeof checked === 'string' || !options.onHandoffRequested) {
+    const message = typeof checked === 'string' ? checked : 'this daemon does not hand over';
+    replyAndClose(socket, new MoorError('HANDOFF_REFUSED', message), options.log);
     return;
   }
   const reply: HelloReply = { moor: HELLO_VERSION, ok: true, incarnation: options.incarnation };
   socket.end(`${JSON.stringify(reply)}\n`);
-  options.onHandoffRequested(version);
+  options.onHandoffRequested(checked.version, hello.takeover === true ? undefined : checked.binary);
+}
+
+/** The verified asker, or why it may not take over. */
+function checkHandoff(
+  hello: ControlHello,
+  options: ControlHelloOptions,
+): { readonly version: string; readonly binary: string } | string {
+  const own = options.incarnation.version;
+  if (hello.binary === undefined) return `moor ${hello.version ?? '?'} names no binary to verify its version`;
+  const verified = verifyBinary(hello.binary);
+  if (!verified.ok) return `cannot verify the moor asking to take over: ${verified.problem}`;
+  const self = process.argv[1] === undefined ? undefined : verifyBinary(process.argv[1]);
+  if (self?.ok && self.name !== verified.name)
+    return `${verified.binary} is ${verified.name}, not ${self.name}`;
+  const order = compareVersions(verified.version, own);
+  if (order === undefined || order < 0 || (order === 0 && hello.takeover !== true))
+    return `moor ${verified.version} is not newer than this daemon (${own})`;
+  return verified;
 }
 
 async function answerMetrics(socket: net.Socket, options: ControlHelloOptions): Promise<void> {

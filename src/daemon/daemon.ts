@@ -30,6 +30,7 @@ import { IdleCollector } from './idle-gc.js';
 import type { DaemonLog } from './logger.js';
 import { type DescribedStatus, type SessionOpening, SocketServer } from './server.js';
 import { removeIncarnation, writeIncarnation } from './state.js';
+import { beginSuccession, type Successor } from './successor.js';
 
 export { DEFAULT_GRACE_MS } from './defaults.js';
 
@@ -86,6 +87,8 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     resolveStopped = resolve;
   });
   let shuttingDown: Promise<void> | undefined;
+  /** Set by a handoff: who serves next, seen up before this process ends. */
+  let successor: Successor | undefined;
   const idle = new IdleCollector(() => gate.inFlight > 0);
 
   const socket = new SocketServer({
@@ -98,7 +101,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     onStopRequested: () => {
       void shutdown('control stop');
     },
-    onHandoffRequested: (version) => {
+    onHandoffRequested: (version, binary) => {
       logger.info(
         { from: config.version, to: version, connectedClients: socket.connectedClients },
         `handing over to moor ${version}: in-flight requests finish, then clients reconnect to it`,
@@ -109,6 +112,12 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
         from: config.version,
         to: version,
         at: Date.now(),
+        startsSuccessor: true,
+      });
+      successor = beginSuccession({
+        paths: config.paths,
+        log: (message) => logger.warn(message),
+        ...(binary ? { binary } : {}),
       });
       void shutdown(`handoff to moor ${version}`);
     },
@@ -137,6 +146,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
       socket.removeSocketFile();
       removeIncarnation(config.paths.incarnation, process.pid);
       config.releaseLock();
+      await successor?.settled();
       logger.info('stopped');
       resolveStopped();
     })();

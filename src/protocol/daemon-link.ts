@@ -130,6 +130,17 @@ export function spawnDaemon(
   cwd = '/',
   onExit?: (code: number | null) => void,
 ): number | undefined {
+  return spawnDaemonProcess(paths, daemonSpawnArgs(flags), cwd, onExit);
+}
+
+/** Starts a daemon process with the node arguments given (e.g. a successor's), output to the daemon log. */
+export function spawnDaemonProcess(
+  paths: StatePaths,
+  args: readonly string[],
+  cwd: string,
+  onExit?: (code: number | null) => void,
+  env: Record<string, string> = {},
+): number | undefined {
   const problem = stateDirProblem(paths.dir);
   if (problem !== undefined) throw new MoorError('STATE_DIR_UNUSABLE', problem);
   // Never through a planted symlink: the log is opened the way the daemon opens it.
@@ -141,10 +152,10 @@ export function spawnDaemon(
   if (!opening.ok) throw new MoorError('STATE_DIR_UNUSABLE', opening.message);
   const out = opening.fd;
   try {
-    const child = spawn(process.execPath, daemonSpawnArgs(flags), {
+    const child = spawn(process.execPath, args, {
       detached: true,
       stdio: ['ignore', out, out],
-      env: { ...process.env, MOOR_STATE_DIR: paths.dir },
+      env: { ...process.env, ...env, MOOR_STATE_DIR: paths.dir },
       cwd,
     });
     child.on('error', () => {});

@@ -8,6 +8,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/**
+ * Set, to the old daemon's pid, in the environment of the successor it
+ * starts: that `daemon run` waits for the old one's lock instead of leaving.
+ */
+export const SUCCESSOR_OF_ENV = 'MOOR_SUCCESSOR_OF';
+
 /** A marker older than this is left over from a handoff that never finished: ignored. */
 export const HANDOFF_MARKER_TTL_MS = 30_000;
 
@@ -18,6 +24,12 @@ export interface HandoffMarker {
   readonly to: string;
   /** Epoch milliseconds. */
   readonly at: number;
+  /**
+   * The daemon handing over starts (or, for a takeover, waits for) its
+   * successor itself, so not even a proxy of the `to` version starts one.
+   * Daemons from before verified handoffs write no such field.
+   */
+  readonly startsSuccessor?: boolean;
 }
 
 export function handoffFile(stateDir: string): string {

@@ -35,8 +35,12 @@ export interface ControlHello {
   readonly tasks?: TasksControlRequest;
   /** With control 'sessions' (`moor sessions …`). */
   readonly sessions?: SessionsControlRequest;
-  /** With control 'handoff': the newer moor version that will take over. */
+  /** With control 'handoff': the version the asker claims (only for messages; the daemon reads the binary's). */
   readonly version?: string;
+  /** With control 'handoff': the asker's CLI entry, whose package.json says which version it really is. */
+  readonly binary?: string;
+  /** With control 'handoff': the asker itself becomes the daemon (a foreground `moor daemon run`). */
+  readonly takeover?: boolean;
 }
 
 /** `moor tasks list|get|cancel`: every task of the daemon, or one session key's. */
@@ -241,7 +245,17 @@ export function parseHello(line: string): Hello | { readonly error: string } {
     if (hello.control === 'handoff') {
       if (typeof hello.version !== 'string' || hello.version.length === 0 || hello.version.length > 64)
         return { error: 'handoff needs the version that takes over' };
-      return { moor: HELLO_VERSION, control: 'handoff', version: hello.version };
+      if (hello.binary !== undefined && (typeof hello.binary !== 'string' || hello.binary.length > 4096))
+        return { error: 'handoff binary must be a path' };
+      if (hello.takeover !== undefined && typeof hello.takeover !== 'boolean')
+        return { error: 'handoff takeover must be true or false' };
+      return {
+        moor: HELLO_VERSION,
+        control: 'handoff',
+        version: hello.version,
+        ...(typeof hello.binary === 'string' ? { binary: hello.binary } : {}),
+        ...(hello.takeover === true ? { takeover: true } : {}),
+      };
     }
     return { error: 'control must be "status", "stop", "tasks", "sessions", "handoff" or "metrics"' };
   }

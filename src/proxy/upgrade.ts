@@ -1,13 +1,13 @@
 /**
  * Which moor version runs the daemon. A proxy newer than the daemon it
  * reaches asks it to hand over (a control hello 'handoff'): the old daemon
- * finishes its in-flight work, closes its connections and frees the lock;
- * this proxy waits for the lock to be free, then starts its own version, and
- * every proxy reconnects through the ordinary replay. Meanwhile the handoff
+ * finishes its in-flight work, closes its connections, frees the lock and
+ * starts this proxy's binary (which it verified) with its own flags; every
+ * proxy reconnects to that through the ordinary replay. Meanwhile the handoff
  * marker keeps proxies older than the new version from starting theirs. An
  * older proxy never replaces a newer daemon: it says so once and uses it.
  */
-import { connectDaemon } from '../protocol/daemon-link.js';
+import { CLI_PATH, connectDaemon } from '../protocol/daemon-link.js';
 import { type HandoffMarker, readHandoffMarker } from '../protocol/handoff.js';
 import { HELLO_VERSION, type Incarnation } from '../protocol/hello.js';
 import { liveLockOwner } from '../protocol/process-liveness.js';
@@ -35,7 +35,12 @@ export interface UpgradeOptions {
 
 /** Sends the control hello 'handoff'; true when the daemon agreed. */
 export async function askHandoff(socketPath: string, version: string): Promise<boolean> {
-  const outcome = await connectDaemon(socketPath, { moor: HELLO_VERSION, control: 'handoff', version });
+  const outcome = await connectDaemon(socketPath, {
+    moor: HELLO_VERSION,
+    control: 'handoff',
+    version,
+    binary: CLI_PATH,
+  });
   if (outcome.kind === 'connected') outcome.link.socket.destroy();
   return outcome.kind === 'connected';
 }
@@ -105,19 +110,19 @@ export class DaemonUpgrade {
 
   /**
    * True while this proxy must start no daemon: the one it asked to hand
-   * over still holds the lock, or a handoff to a moor newer than this one is
-   * under way (that one starts the next daemon).
+   * over still holds the lock, or a handoff to a moor not older than this
+   * one is under way (the daemon handing over starts the next one).
    */
   holdsStart(): boolean {
     const old = this.#handingOver;
     if (old !== undefined) {
       if (this.#lockOwner() === old.pid && this.#now() - old.since < HANDOFF_WAIT_MS) return true;
       this.#handingOver = undefined;
-      return false;
     }
+    // A daemon that starts its successor itself (with its own flags) is raced by no proxy.
     const marker = this.#marker();
     const order = marker === undefined ? undefined : compareVersions(marker.to, this.#options.version);
-    return order !== undefined && order > 0;
+    return order !== undefined && (order > 0 || (order === 0 && marker?.startsSuccessor === true));
   }
 
   /** The connect loop ended (connected, refused, down): the next one may ask again. */

@@ -102,10 +102,11 @@ describe('state dir', () => {
     expect(fs.statSync(paths(state).socket).isSocket()).toBe(true);
   });
 
-  it('a second daemon on the same state dir exits cleanly and the first keeps serving', async () => {
+  it('a second detached daemon on the same state dir exits cleanly and the first keeps serving', async () => {
     const state = makeState();
     const { pid } = await startDaemon(state);
-    const second = await runCli(state, ['daemon', 'run']);
+    // Detached, as proxies and `daemon start` spawn it (a foreground run takes over instead).
+    const second = await runCli(state, ['daemon', 'run', '--detached']);
     expect(second.code).toBe(0);
     expect(second.stderr).toMatch(new RegExp(`already running .*pid ${pid}`));
     expect((await control(state, 'status'))?.incarnation.pid).toBe(pid);

@@ -125,8 +125,8 @@ describe('a lock naming a live process that is not a daemon', () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ running: true, incarnation: { pid } });
 
-    // And the real holder keeps it: a second `run` loses to it.
-    const second = await runCli(state, ['daemon', 'run']);
+    // And the real holder keeps it: a second detached `run` loses to it.
+    const second = await runCli(state, ['daemon', 'run', '--detached']);
     expect(second.code).toBe(0);
     expect(second.stderr).toContain(`already running for ${state.dir} (pid ${pid})`);
     expect((await control(state, 'status'))?.incarnation.pid).toBe(pid);

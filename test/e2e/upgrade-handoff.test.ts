@@ -81,7 +81,7 @@ describe('upgrade handoff', () => {
     expect((await control(state, 'status'))?.incarnation).toMatchObject({ pid: newPid, version: '0.2.0' });
   }, 60_000);
 
-  it('a daemon refuses to hand over to a moor that is not newer, and keeps running', async () => {
+  it('a daemon refuses to hand over to a moor whose binary is not newer, and keeps running', async () => {
     const state = makeState();
     await startDaemon(state, ['--detached']);
     const before = (await control(state, 'status'))?.incarnation;
@@ -89,11 +89,16 @@ describe('upgrade handoff', () => {
       JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }
     ).version;
     expect(before?.version).toBe(own);
-    for (const version of [own, '0.0.0-alpha', 'dev']) {
+    // Whatever version the hello claims, the binary's package.json is what counts.
+    for (const [binary, version] of [
+      [path.join(REPO_ROOT, 'dist/cli/main.js'), own],
+      [bins.old, '0.1.0'],
+    ] as const) {
       const outcome = await connectDaemon(paths(state).socket, {
         moor: HELLO_VERSION,
         control: 'handoff',
-        version,
+        version: '99.0.0',
+        binary,
       });
       expect(outcome).toEqual({
         kind: 'refused',
@@ -102,5 +107,47 @@ describe('upgrade handoff', () => {
       });
     }
     expect((await control(state, 'status'))?.incarnation).toEqual(before);
+  });
+
+  it('a fake handoff (a claimed version, no provable binary) leaves the daemon and its HTTP serving', async () => {
+    const state = makeState();
+    await startDaemon(state, ['--detached', '--http', '127.0.0.1:0', '--no-token']);
+    const before = await control(state, 'status');
+    const url = before?.status?.httpUrl ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    // A newer copy anyone may rewrite proves nothing: another user could have planted it.
+    const planted = path.join(path.dirname(path.dirname(path.dirname(bins.new))), 'package.json');
+    const mode = fs.statSync(planted).mode & 0o777;
+    fs.chmodSync(planted, 0o666);
+    try {
+      const hellos: Array<[Record<string, unknown>, string]> = [
+        [{ version: '99.0.0' }, 'moor 99.0.0 names no binary to verify its version'],
+        [
+          { version: '99.0.0', binary: '/nonexistent/dist/cli/main.js' },
+          'cannot verify the moor asking to take over: /nonexistent/dist/cli/main.js cannot be read',
+        ],
+        [
+          { version: '99.0.0', binary: bins.new },
+          `cannot verify the moor asking to take over: ${planted} may be written by other users`,
+        ],
+      ];
+      for (const [fields, message] of hellos) {
+        const outcome = await connectDaemon(paths(state).socket, {
+          moor: HELLO_VERSION,
+          control: 'handoff',
+          ...fields,
+        } as Parameters<typeof connectDaemon>[1]);
+        expect(outcome.kind).toBe('refused');
+        if (outcome.kind === 'refused') {
+          expect(outcome.code).toBe('HANDOFF_REFUSED');
+          expect(outcome.message.startsWith(message), outcome.message).toBe(true);
+        }
+      }
+    } finally {
+      fs.chmodSync(planted, mode);
+    }
+    expect((await control(state, 'status'))?.incarnation).toEqual(before?.incarnation);
+    const health = await fetch(url.replace(/\/mcp$/, '/healthz'));
+    expect(health.status).toBe(200);
   });
 });

@@ -104,13 +104,21 @@ describe('DaemonUpgrade: an older or equal proxy', () => {
     expect(state.asked).toEqual([]);
   });
 
-  it('starts no daemon while a handoff to a newer moor is under way, and its own version does', () => {
+  it('starts no daemon while a handoff to a moor not older is under way: the old daemon starts it', () => {
     const older = setup('0.1.0');
     expect(older.upgrade.holdsStart()).toBe(false);
     older.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
     expect(older.upgrade.holdsStart()).toBe(true);
-    const newer = setup('0.2.0');
+    const same = setup('0.2.0');
+    same.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000, startsSuccessor: true };
+    expect(same.upgrade.holdsStart()).toBe(true);
+    // A daemon from before verified handoffs starts no successor: the proxy of that version does.
+    same.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
+    expect(same.upgrade.holdsStart()).toBe(false);
+    const newer = setup('0.3.0');
     newer.state.marker = { pid: 10, from: '0.1.0', to: '0.2.0', at: 1_000 };
     expect(newer.upgrade.holdsStart()).toBe(false);
+    same.state.marker = undefined;
+    expect(same.upgrade.holdsStart()).toBe(false);
   });
 });
