@@ -45,7 +45,16 @@ beforeAll(async () => {
   if (!entry) throw new Error('npm pack printed no entry');
   tarball = path.join(tmp, entry.filename);
   npm(
-    ['install', '-g', '--prefix', path.join(tmp, 'prefix'), '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    [
+      'install',
+      '-g',
+      '--prefix',
+      path.join(tmp, 'prefix'),
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      tarball,
+    ],
     elsewhere,
   );
   installedBin = path.join(tmp, 'prefix/bin/moor');
@@ -87,9 +96,13 @@ describe('the packed tarball', () => {
       files: Array<{ path: string }>;
     }>;
     const files = (listed[0]?.files ?? []).map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/cli/main.js']));
+    expect(files).toEqual(
+      expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/cli/main.js']),
+    );
     expect(files).toContain('dist/bundle/daemon.js');
-    const outside = files.filter((f) => !f.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(f));
+    const outside = files.filter(
+      (f) => !f.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(f),
+    );
     expect(outside).toEqual([]);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
   });
@@ -115,7 +128,11 @@ describe('the packed tarball', () => {
 
     expect(fs.existsSync(paths.socket)).toBe(true);
     const status = JSON.parse(
-      execFileSync(installedBin, ['daemon', 'status', '--json'], { cwd: elsewhere, env: state.env, encoding: 'utf8' }),
+      execFileSync(installedBin, ['daemon', 'status', '--json'], {
+        cwd: elsewhere,
+        env: state.env,
+        encoding: 'utf8',
+      }),
     ) as { running: boolean; version: string; connectedClients: number };
     expect(status).toMatchObject({ running: true, version: pkg.version, connectedClients: 2 });
     await legacy.close();
