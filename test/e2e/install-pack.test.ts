@@ -3,11 +3,14 @@
  * globally into a temporary prefix, runs as `moor` from any directory, and
  * its `moor stdio` starts and uses the daemon in both eras; `npx --package`
  * runs the same tarball. The install takes its dependencies from the npm
- * cache `npm ci` filled; better-sqlite3 compiles from source when no prebuilt
- * binary can be fetched, which is most of this test's minutes.
+ * cache `npm ci` filled. better-sqlite3's install script runs as for any
+ * user, but is handed the binary `npm ci` built for this checkout as its local
+ * prebuild: without one it compiles SQLite from source (over seven minutes on
+ * a busy two-core machine) when it cannot download a prebuilt binary.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -17,7 +20,7 @@ import { statePaths } from '../../src/protocol/state-dir.js';
 import { cleanupAll, makeState, type TestState } from '../daemon/harness.js';
 import { E2E_WORKSPACE, REPO_ROOT } from '../helpers/paths.js';
 
-const INSTALL_TIMEOUT_MS = 15 * 60_000;
+const INSTALL_TIMEOUT_MS = 5 * 60_000;
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   version: string;
   scripts: Record<string, string>;
@@ -26,6 +29,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'ut
 let tmp: string;
 let tarball: string;
 let installedBin: string;
+let prebuilds: string;
 let state: TestState;
 /** A directory that is neither the repository nor the prefix: the installed command must not lean on its cwd. */
 let elsewhere: string;
@@ -34,10 +38,30 @@ function npm(args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env):
   return execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/**
+ * The checkout's compiled better-sqlite3 packed as the prebuild tarball its
+ * install script looks for (name and layout as its releases have them).
+ */
+function localSqlitePrebuild(): string {
+  const packageDir = path.dirname(
+    createRequire(path.join(REPO_ROOT, 'package.json')).resolve('better-sqlite3/package.json'),
+  );
+  const { version } = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const dir = path.join(tmp, 'prebuilds');
+  fs.mkdirSync(dir);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', path.join(dir, name), '-C', packageDir, 'build/Release/better_sqlite3.node']);
+  return dir;
+}
+
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-install-'));
   elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-elsewhere-'));
   state = makeState();
+  // prebuild-install reads this variable itself; npm's "Unknown env config" warning about it is harmless.
+  prebuilds = localSqlitePrebuild();
   // The suite's dist/ is already built (`npm test` builds first); packing with prepack would rebuild
   // it under the feet of the tests running beside this one, so the hook itself is asserted below.
   const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], REPO_ROOT);
@@ -56,6 +80,7 @@ beforeAll(async () => {
       tarball,
     ],
     elsewhere,
+    { ...process.env, npm_config_better_sqlite3_local_prebuilds: prebuilds },
   );
   installedBin = path.join(tmp, 'prefix/bin/moor');
 }, INSTALL_TIMEOUT_MS);
@@ -140,11 +165,14 @@ describe('the packed tarball', () => {
   });
 
   it('`npx --package <tarball> moor --version` runs it too', () => {
-    // npx installs into its own cache folder; its scripts are skipped so better-sqlite3 is not compiled
-    // a second time (`--version` never opens the store; the global install above proves the native build).
+    // npx installs into a folder of its own cache, better-sqlite3's script included, from the same prebuild.
     const out = execFileSync('npx', ['-y', '--package', tarball, 'moor', '--version'], {
       cwd: elsewhere,
-      env: { ...process.env, npm_config_ignore_scripts: 'true', npm_config_prefer_offline: 'true' },
+      env: {
+        ...process.env,
+        npm_config_better_sqlite3_local_prebuilds: prebuilds,
+        npm_config_prefer_offline: 'true',
+      },
       encoding: 'utf8',
     });
     expect(out.trim()).toBe(pkg.version);
