@@ -4,14 +4,14 @@
  * Expected failures become `isError` results whose text tells the agent what
  * to do. No SDK at run time, so the CLI's one-shot commands can call a
  * handler without loading the server (tool-call.ts adds the catalog lookup
- * and the SDK's ProtocolError for the served paths).
+ * and the SDK's ProtocolError for the served paths; here it is imported
+ * only when a call must fail as a whole).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { isMoorError, MoorError, ToolError } from '../errors.js';
 import type { CallWorkspace } from './call-scope.js';
 import type { HostContext, Pack, ToolContext, ToolDefinition } from './pack.js';
-import { toProtocolError } from './protocol-error.js';
 
 export interface CallEnvironment {
   readonly signal: AbortSignal;
@@ -87,7 +87,9 @@ export async function runTool(
   } catch (error) {
     if (passesThrough(error)) throw error;
     // The store unreachable is no answer of the tool: the whole call fails retryably, nothing done.
-    if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') throw toProtocolError(error);
+    // The SDK's error class loads only on this path: a one-shot CLI command never pays for the SDK.
+    if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE')
+      throw (await import('./protocol-error.js')).toProtocolError(error);
     if (error instanceof MoorError) return errorResult(error.message);
     env.onInternalError(error, name);
     return errorResult(`The tool ${name} failed unexpectedly; the daemon log has the details.`);
