@@ -35,6 +35,7 @@ import { openDaemonTasks, tasksControl } from './daemon/daemon-tasks.js';
 import { stateDirToken } from './daemon/http-token.js';
 import { startObservability } from './daemon/observability.js';
 import { namedPacks } from './daemon/packs.js';
+import { FirstAnswerGate } from './daemon/warm-after-answer.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status/status-snapshot.js';
 import { statusPageRenderer } from './status/status-view.js';
@@ -239,18 +240,21 @@ async function composeDaemon(
       return {
         factory,
         wrapTransport: (transport) => {
+          // Loads no call asked for wait until the first answer is out (warm-after-answer.ts).
+          const firstAnswer = new FirstAnswerGate();
+          firstAnswer.after(connection.warm);
           const listens = new ListenTransport(transport, {
             router: catalog.events,
             budget: listenBudget,
             offer: listenOffer,
             audience: () => {
-              void openResourceStates(catalog, connection.scope);
+              firstAnswer.after(() => void openResourceStates(catalog, connection.scope));
               return audienceOf(connection.scope, resourceNamer(catalog, connection.scope, loadedRooms));
             },
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
           });
-          return { transport: listens, closeListens: () => listens.closeAll() };
+          return { transport: firstAnswer.watch(listens), closeListens: () => listens.closeAll() };
         },
         close: () => connection.close(),
       };

@@ -172,17 +172,32 @@ export class DaemonSessions {
   /**
    * A socket connection of `sessionKey` begins: a session the store does not
    * know starts with `initial` active (a known one keeps its bindings). The
-   * active room is warmed, as a connection always did, so the first call
-   * does not wait for the corpus.
+   * active room is not loaded here: `warm` loads it (the daemon calls it once
+   * the connection's first answer is out, see warm-after-answer.ts), and a
+   * call that needs it sooner loads it itself; the two share one load.
    */
-  async openConnection(sessionKey: string, initial: RoomKey): Promise<{ scope: CallerScope; close(): void }> {
+  async openConnection(
+    sessionKey: string,
+    initial: RoomKey,
+  ): Promise<{ scope: CallerScope; warm(): void; close(): void }> {
     const attachment = await this.manager.attach(sessionKey, initial);
-    await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
-      // No usable active workspace: the first call answers why.
-    });
+    let closed = false;
+    const warm = () => {
+      if (closed) return;
+      this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
+        // No usable active workspace: the first call answers why.
+      });
+    };
     // A session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
-    return { scope: this.sessionScope(sessionKey, undefined, ready), close: () => attachment.release() };
+    return {
+      scope: this.sessionScope(sessionKey, undefined, ready),
+      warm,
+      close: () => {
+        closed = true;
+        attachment.release();
+      },
+    };
   }
 
   /**
