@@ -6,13 +6,18 @@
  * tools/list that needs no corpus at all, until the last file is parsed.
  * Such loads therefore wait for the connection's first answer to be written;
  * a call that needs the room before then loads it itself, and the deferred
- * load joins that one.
+ * load joins that one. A connection that only listens and never asks
+ * anything still gets its room: the gate also opens IDLE_OPEN_MS after it
+ * starts watching.
  */
 import type { JSONRPCMessage, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 
 function isAnswer(message: JSONRPCMessage): boolean {
   return 'id' in message && ('result' in message || 'error' in message);
 }
+
+/** Long past a proxy's first request on an idle machine; short enough that a listen-only client hears changes soon. */
+export const IDLE_OPEN_MS = 250;
 
 export class FirstAnswerGate {
   #open = false;
@@ -41,9 +46,10 @@ export class FirstAnswerGate {
 
   /**
    * `transport`, its send extended: once the first answer has been handed to
-   * the socket (written or failed), the gate opens.
+   * the socket (written or failed), the gate opens; at the latest after `idleOpenMs`.
    */
-  watch(transport: Transport): Transport {
+  watch(transport: Transport, idleOpenMs = IDLE_OPEN_MS): Transport {
+    setTimeout(() => this.open(), idleOpenMs).unref();
     const send = transport.send.bind(transport);
     transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> => {
       try {

@@ -23,7 +23,7 @@ describe('FirstAnswerGate', () => {
   it('holds tasks until the first answer is written, then runs them in order after the write', async () => {
     const { transport, written } = connection();
     const gate = new FirstAnswerGate();
-    const watched = gate.watch(transport);
+    const watched = gate.watch(transport, 60_000);
     const ran: string[] = [];
     let seenAtRun = '';
     const done = new Promise<void>((resolve) => {
@@ -57,7 +57,7 @@ describe('FirstAnswerGate', () => {
   it('an error answer opens it too, and a task given once it is open runs at once', async () => {
     const { transport } = connection();
     const gate = new FirstAnswerGate();
-    const watched = gate.watch(transport);
+    const watched = gate.watch(transport, 60_000);
     const opened = new Promise<void>((resolve) => gate.after(resolve));
     await watched.send({ jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found' } });
     await opened;
@@ -70,12 +70,20 @@ describe('FirstAnswerGate', () => {
     const { transport } = connection();
     await transport.close();
     const gate = new FirstAnswerGate();
-    const watched = gate.watch(transport);
+    const watched = gate.watch(transport, 60_000);
     const opened = new Promise<void>((resolve) => gate.after(resolve));
     await expect(watched.send({ jsonrpc: '2.0', id: 1, result: {} })).rejects.toMatchObject({
       code: 'CONNECTION_CLOSED',
     });
     await opened;
+    expect(gate.isOpen).toBe(true);
+  });
+
+  it('a connection that never asks anything gets its loads once the idle time has passed', async () => {
+    const { transport } = connection();
+    const gate = new FirstAnswerGate();
+    gate.watch(transport, 0);
+    await new Promise<void>((resolve) => gate.after(resolve));
     expect(gate.isOpen).toBe(true);
   });
 });
