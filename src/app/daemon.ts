@@ -309,9 +309,7 @@ async function composeDaemon(
         tasksServed: true,
         observer: observability.observer,
         pages: observabilityPages({
-          ...(metrics !== undefined
-            ? { metrics: async () => ({ text: await metrics.text(), contentType: metrics.contentType }) }
-            : {}),
+          ...(metrics !== undefined ? { metrics: () => metrics.exposition() } : {}),
           status: statusPageRenderer(daemon.status, roomViews),
           onError: (error, page) => logger.error({ err: error, page }, `http: ${page} failed`),
         }),
@@ -341,6 +339,10 @@ async function composeDaemon(
   };
 
   const daemon = await startDaemon(config);
+  // prom-client is loaded once the socket listens: no request needs it to be answered.
+  observability
+    .loadMetrics()
+    .catch((error: unknown) => logger.error({ err: error }, 'metrics could not be loaded'));
   sessions.start();
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
   return {
