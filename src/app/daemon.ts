@@ -35,6 +35,7 @@ import { openDaemonTasks, tasksControl } from './daemon/daemon-tasks.js';
 import { stateDirToken } from './daemon/http-token.js';
 import { startObservability } from './daemon/observability.js';
 import { namedPacks } from './daemon/packs.js';
+import { FirstAnswerGate } from './daemon/warm-after-answer.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status/status-snapshot.js';
 import { statusPageRenderer } from './status/status-view.js';
@@ -240,17 +241,25 @@ async function composeDaemon(
       return {
         factory,
         wrapTransport: (transport) => {
+          // Loads no call asked for wait until the first answer is out (warm-after-answer.ts).
+          const firstAnswer = new FirstAnswerGate();
+          firstAnswer.after(connection.warm);
           const listens = new ListenTransport(transport, {
             router: catalog.events,
             budget: listenBudget,
             offer: listenOffer,
-            prepare: () => openResourceStates(catalog, connection.scope),
+            // The listen is acknowledged once its room's resources are open, but that load waits for the
+            // connection's first answer, so a proxy's listen never holds its tools/list.
+            prepare: () =>
+              new Promise<void>((resolve) => firstAnswer.after(resolve)).then(() =>
+                openResourceStates(catalog, connection.scope),
+              ),
             audience: () =>
               audienceOf(connection.scope, resourceNamer(catalog, connection.scope, loadedRooms)),
             serverInfo: IDENTITY,
             log: (level, message) => logger[level](message),
           });
-          return { transport: listens, closeListens: () => listens.closeAll() };
+          return { transport: firstAnswer.watch(listens), closeListens: () => listens.closeAll() };
         },
         close: () => connection.close(),
       };
@@ -305,9 +314,7 @@ async function composeDaemon(
         tasksServed: true,
         observer: observability.observer,
         pages: observabilityPages({
-          ...(metrics !== undefined
-            ? { metrics: async () => ({ text: await metrics.text(), contentType: metrics.contentType }) }
-            : {}),
+          ...(metrics !== undefined ? { metrics: () => metrics.exposition() } : {}),
           status: statusPageRenderer(daemon.status, roomViews),
           onError: (error, page) => logger.error({ err: error, page }, `http: ${page} failed`),
         }),
@@ -338,6 +345,10 @@ async function composeDaemon(
   };
 
   const daemon = await startDaemon(config);
+  // prom-client is loaded once the socket listens: no request needs it to be answered.
+  observability
+    .loadMetrics()
+    .catch((error: unknown) => logger.error({ err: error }, 'metrics could not be loaded'));
   sessions.start();
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
   return {

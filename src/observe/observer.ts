@@ -6,17 +6,18 @@
  * off, observing a request allocates nothing.
  */
 import type { Refusal } from '../host/admission.js';
+import type { DeferredMetrics } from './deferred-metrics.js';
 import { eraOf, methodIndex, type Outcome, type Transport } from './labels.js';
-import { type DaemonMetrics, requestSlot, slotMethod } from './metrics.js';
+import { requestSlot, slotMethod } from './metrics.js';
 import type { RequestTracer, TraceSpan } from './tracer.js';
 
 const NETWORK: Readonly<Record<Transport, 'unix' | 'tcp'>> = { socket: 'unix', http: 'tcp' };
 
 export class RequestObserver {
-  readonly metrics: DaemonMetrics | undefined;
+  readonly metrics: DeferredMetrics | undefined;
   readonly tracer: RequestTracer | undefined;
 
-  constructor(metrics: DaemonMetrics | undefined, tracer: RequestTracer | undefined) {
+  constructor(metrics: DeferredMetrics | undefined, tracer: RequestTracer | undefined) {
     this.metrics = metrics;
     this.tracer = tracer;
   }

@@ -183,7 +183,9 @@ describe('rooms', () => {
     // Two sessions (two proxies): a room is held per session binding.
     await a.hello(E2E_WORKSPACE, 'moor-test-session-a');
     await b.hello(E2E_WORKSPACE, 'moor-test-session-b');
-    await a.response(a.send('tools/list'));
+    // A connection's room loads after its first answer, or for the first call that needs it: here, the latter.
+    const search = { name: 'search_decisions', arguments: { query: 'storage' } };
+    await Promise.all([a.response(a.send('tools/call', search)), b.response(b.send('tools/call', search))]);
     expect((await control(state, 'status'))?.status?.workspaces).toEqual([
       { root: E2E_WORKSPACE, connections: 2 },
     ]);

@@ -180,19 +180,33 @@ export class DaemonSessions {
    * A socket connection of `sessionKey` begins. A session the store does not
    * know begins with `initial` active, and is stored at its first call (a
    * known one keeps its bindings): one that never makes a call leaves
-   * nothing behind. The active room is warmed, as a connection always did,
-   * so the first call does not wait for the corpus.
+   * nothing behind. The active room is not loaded here: `warm` loads it (the
+   * daemon calls it once the connection's first answer is out), and a call
+   * that needs it sooner loads it itself; the two share one load.
    */
-  async openConnection(sessionKey: string, initial: RoomKey): Promise<{ scope: CallerScope; close(): void }> {
+  async openConnection(
+    sessionKey: string,
+    initial: RoomKey,
+  ): Promise<{ scope: CallerScope; warm(): void; close(): void }> {
     const attachment = await this.manager.attach(sessionKey, initial);
-    await this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
-      // No usable active workspace: the first call answers why.
-    });
+    let closed = false;
+    const warm = () => {
+      if (closed) return;
+      this.manager.resolve(sessionKey, undefined, { use: false }).catch(() => {
+        // No usable active workspace: the first call answers why.
+      });
+    };
     // Also a session an operator dropped while this connection stayed attached starts again at `initial`.
     const ready = () => this.manager.ensureStarted(sessionKey, initial);
     const begin = () => this.manager.ensureStarted(sessionKey, initial, false);
-    const scope = this.sessionScope(sessionKey, undefined, ready, undefined, begin);
-    return { scope, close: () => attachment.release() };
+    return {
+      scope: this.sessionScope(sessionKey, undefined, ready, undefined, begin),
+      warm,
+      close: () => {
+        closed = true;
+        attachment.release();
+      },
+    };
   }
 
   /**
