@@ -121,8 +121,22 @@ export class SessionManager<H extends RoomHandle> {
   async ensureStarted(sessionKey: string, initial: RoomKey, save = true): Promise<void> {
     const entry = await this.#sessions.open(sessionKey);
     if (!entry.stored) await this.#start(entry, initial, true, !save);
-    if (save && entry.provisional)
-      await entry.lock.run(() => this.#commit(entry, entry.record, [], false, true));
+    if (save && entry.provisional) await entry.lock.run(() => this.#persistProvisional(entry));
+  }
+
+  /**
+   * The first save of a session begun unsaved. Another daemon (or an earlier
+   * connection) may have stored the same session meanwhile: its record wins,
+   * since ours is only the default this connection began with.
+   */
+  async #persistProvisional(entry: SessionEntry<H>): Promise<void> {
+    if (!entry.provisional) return;
+    const stored = await this.#options.store.load(entry.record.key);
+    if (stored === undefined) return this.#commit(entry, entry.record, [], false, true);
+    const previous = entry.record.active;
+    entry.provisional = false;
+    adoptStored(entry, stored);
+    this.#changes.announce(stored.key, previous, stored.active);
   }
 
   async #start(

@@ -34,6 +34,21 @@ describe('SessionManager bindings', () => {
     expect((await restarted.manager.list('s1')).active?.root).toBe(d.a);
   });
 
+  it('a session begun unsaved here takes the record another daemon stored meanwhile, never overwrites it', async () => {
+    const d = makeDirs('a', 'b');
+    const store = new MemorySessionStore();
+    const here = harness({ store });
+    const there = harness({ store });
+    const attached = await here.manager.attach('s1', { root: d.a });
+    // The other daemon sees the same session make its first call: it connects b and saves.
+    await there.manager.connect('s1', { root: d.b });
+    // The first call here: the stored record wins over the default this connection began with.
+    await here.manager.ensureStarted('s1', { root: d.a });
+    expect((await here.manager.list('s1')).active?.root).toBe(d.b);
+    expect((await store.load('s1'))?.active?.root).toBe(d.b);
+    attached.release();
+  });
+
   it('connect parks the previous active one, records the switch, announces the change', async () => {
     const d = makeDirs('a', 'b');
     const { manager, clock } = harness();

@@ -24,11 +24,20 @@
  * (the client may have read the older text in between). Each refresh tells
  * what it read as a version (a hash of the text), so writing the same text
  * again and again is not a second update.
+ *
+ * A burst whose last refresh found a file still there but no decision (empty
+ * or half-written: a save caught between its truncate and its write) is not
+ * settled at its quiet period: that file's next write is on its way, and
+ * settling now would tell a removal and then an addition where there was
+ * one update. The burst is held open for up to `unreadableHoldMs`; a file
+ * still unreadable then is settled as it stands.
  */
 import type { RoomAnnouncer } from '../../host/pack.js';
 import type { CorpusChanges } from './corpus/corpus.js';
 
 export const DEFAULT_ANNOUNCE_DEBOUNCE_MS = 100;
+/** How long a burst waits for a file caught empty or half-written to be written out. */
+export const DEFAULT_UNREADABLE_HOLD_MS = 1000;
 
 /** The timer the coalescer waits on; tests pass a controlled one. */
 export interface AnnounceTimer {
@@ -50,7 +59,10 @@ export interface ChangeAnnouncerOptions {
   /** Corpus-relative path → resource URI. */
   uriOf(corpusPath: string): string;
   readonly debounceMs?: number | undefined;
+  readonly unreadableHoldMs?: number | undefined;
   readonly timer?: AnnounceTimer | undefined;
+  /** Milliseconds on a monotonic clock; tests pass a controlled one. */
+  readonly clock?: (() => number) | undefined;
 }
 
 interface Touched {
@@ -62,12 +74,18 @@ interface Touched {
   announced: string | undefined;
   /** A later refresh read another version than the announced one. */
   diverged: boolean;
+  /** The latest refresh found the file there, but no decision in it. */
+  unreadable: boolean;
 }
 
 export class ChangeAnnouncer {
   readonly #options: ChangeAnnouncerOptions;
   readonly #timer: AnnounceTimer;
   readonly #debounceMs: number;
+  readonly #holdMs: number;
+  readonly #clock: () => number;
+  /** When the burst was first held open for an unreadable file; undefined when it is not held. */
+  #heldSince: number | undefined;
   /** Files touched in this burst: whether each was a decision at its start, and is one now. */
   readonly #touched = new Map<string, Touched>();
   #pending: unknown;
@@ -77,6 +95,8 @@ export class ChangeAnnouncer {
     this.#options = options;
     this.#timer = options.timer ?? realTimer;
     this.#debounceMs = options.debounceMs ?? DEFAULT_ANNOUNCE_DEBOUNCE_MS;
+    this.#holdMs = options.unreadableHoldMs ?? DEFAULT_UNREADABLE_HOLD_MS;
+    this.#clock = options.clock ?? (() => performance.now());
   }
 
   /** One refresh's changes: joins the current burst and restarts its quiet period. */
@@ -84,17 +104,39 @@ export class ChangeAnnouncer {
     if (this.#closed) return;
     // A changed or removed file was there before this refresh, an added one was not.
     const versionOf = (p: string) => changes.versions?.get(p) ?? '';
+    const unreadable = new Set(changes.unreadable ?? []);
     for (const p of changes.changed) this.#touch(p, true, versionOf(p));
-    for (const p of changes.removed) this.#touch(p, true, null);
+    for (const p of changes.removed) this.#touch(p, true, null, unreadable.has(p));
     for (const p of changes.added) this.#touch(p, false, versionOf(p));
+    this.#arm(this.#debounceMs);
+  }
+
+  #arm(ms: number): void {
     if (this.#pending !== undefined) this.#timer.clear(this.#pending);
-    this.#pending = this.#timer.set(() => this.flush(), this.#debounceMs);
+    this.#pending = this.#timer.set(() => this.#quiet(), ms);
+  }
+
+  /** The quiet period is over: settle the burst, unless a file caught half-written still may be written out. */
+  #quiet(): void {
+    this.#pending = undefined;
+    const waiting = [...this.#touched.values()].some((t) => t.before && t.now === null && t.unreadable);
+    if (waiting) {
+      const now = this.#clock();
+      this.#heldSince ??= now;
+      const left = this.#heldSince + this.#holdMs - now;
+      if (left > 0) {
+        this.#arm(Math.min(left, this.#debounceMs));
+        return;
+      }
+    }
+    this.flush();
   }
 
   /** Announces the burst now. */
   flush(): void {
     if (this.#pending !== undefined) this.#timer.clear(this.#pending);
     this.#pending = undefined;
+    this.#heldSince = undefined;
     const { announce, uriOf } = this.#options;
     const touched = [...this.#touched];
     this.#touched.clear();
@@ -109,13 +151,14 @@ export class ChangeAnnouncer {
   }
 
   /** `now`: the version the refresh read, null when the file is no decision now. */
-  #touch(corpusPath: string, before: boolean, now: string | null): void {
+  #touch(corpusPath: string, before: boolean, now: string | null, unreadable = false): void {
     let t = this.#touched.get(corpusPath);
     if (t === undefined) {
-      t = { before, now, announced: undefined, diverged: false };
+      t = { before, now, announced: undefined, diverged: false, unreadable };
       this.#touched.set(corpusPath, t);
     }
     t.now = now;
+    t.unreadable = unreadable;
     if (now === null || !t.before) return;
     if (t.announced === undefined) {
       // The leading edge: there before, there and parsed now.

@@ -124,7 +124,13 @@ function openLogs(
       changes.versions === undefined
         ? undefined
         : new Map([...changes.versions].map(([p, v]) => [namespacedPath(log, p), v] as const));
-    return { added: of(changes.added), changed: of(changes.changed), removed: of(changes.removed), versions };
+    return {
+      added: of(changes.added),
+      changed: of(changes.changed),
+      removed: of(changes.removed),
+      versions,
+      unreadable: changes.unreadable === undefined ? undefined : of(changes.unreadable),
+    };
   };
   const logs: DecisionLog[] = [];
   try {

@@ -127,3 +127,63 @@ describe('ChangeAnnouncer', () => {
     expect(said).toEqual([]);
   });
 });
+
+describe('ChangeAnnouncer, a file caught between truncate and write', () => {
+  function setup() {
+    const timer = manualTimer();
+    let now = 0;
+    const said: string[] = [];
+    const announcer = new ChangeAnnouncer({
+      announce: {
+        resourceUpdated: (uri) => said.push(`updated ${uri}`),
+        listChanged: (l) => said.push(`list ${l}`),
+      },
+      uriOf: (p) => `decision:///${p}`,
+      timer,
+      debounceMs: 100,
+      unreadableHoldMs: 1000,
+      clock: () => now,
+    });
+    return { timer, said, announcer, advance: (ms: number) => (now += ms) };
+  }
+
+  it('holds the burst open past its quiet period, so the write that follows is one update and the list change comes after it', () => {
+    const { timer, said, announcer, advance } = setup();
+    // The refresh saw the subscribed file empty (still there, no decision) and a new record beside it.
+    announcer.note({ added: ['m.md'], changed: [], removed: ['a.md'], unreadable: ['a.md'] });
+    advance(100);
+    timer.fire();
+    expect(said).toEqual([]);
+    expect(timer.pending()).toBe(1);
+    // The write lands in a later refresh, after the quiet period.
+    announcer.note({ added: ['a.md'], changed: [], removed: [], versions: new Map([['a.md', 'v2']]) });
+    expect(said).toEqual(['updated decision:///a.md']);
+    advance(100);
+    timer.fire();
+    expect(said).toEqual(['updated decision:///a.md', 'list resources']);
+    expect(timer.pending()).toBe(0);
+  });
+
+  it('settles a file that stays unreadable once the hold is over: then it is a change of the list', () => {
+    const { timer, said, announcer, advance } = setup();
+    announcer.note({ added: [], changed: [], removed: ['a.md'], unreadable: ['a.md'] });
+    // Quiet at 100 ms; held from then for 1000 ms.
+    for (let i = 0; i < 10; i++) {
+      advance(100);
+      timer.fire();
+      expect(said).toEqual([]);
+    }
+    advance(100);
+    timer.fire();
+    expect(said).toEqual(['list resources']);
+    expect(timer.pending()).toBe(0);
+  });
+
+  it('does not hold a burst for a file that is really gone', () => {
+    const { timer, said, announcer, advance } = setup();
+    announcer.note({ added: [], changed: [], removed: ['a.md'], unreadable: [] });
+    advance(100);
+    timer.fire();
+    expect(said).toEqual(['list resources']);
+  });
+});

@@ -57,6 +57,11 @@ export interface CorpusChanges {
   readonly removed: readonly string[];
   /** What the added and changed files hold now (equal strings, equal text), by corpus path. */
   readonly versions?: ReadonlyMap<string, string> | undefined;
+  /**
+   * Removed decisions whose file is still there, read as no decision (empty,
+   * half-written, unparseable): often a save caught between truncate and write.
+   */
+  readonly unreadable?: readonly string[] | undefined;
 }
 
 export const DEFAULT_RECHECK_MS = 30_000;
@@ -328,8 +333,11 @@ export class Corpus implements DecisionCorpus {
   private settle(): { stats: RefreshStats; governance: Governance } {
     const batch = this.store.takeBatch();
     const changed = batch.added.length + batch.removed.length > 0;
-    if (changed && this.onChange !== undefined)
-      this.onChange({ ...changesOf(batch.added, batch.removed), versions: batch.versions });
+    if (changed && this.onChange !== undefined) {
+      const changes = changesOf(batch.added, batch.removed);
+      const unreadable = changes.removed.filter((p) => this.store.has(p));
+      this.onChange({ ...changes, versions: batch.versions, unreadable });
+    }
     if (changed || this.derived.decisions.length === 0) {
       this.derived.update(batch.removed, batch.added, this.store.problems(), this.store.size);
       this.governance = new Governance(this.store.globs, this.derived.graph, this.derived.decisions);

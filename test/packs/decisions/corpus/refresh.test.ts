@@ -1,7 +1,11 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Corpus, loadCorpus } from '../../../../src/packs/decisions/corpus/corpus.js';
+import {
+  type Corpus,
+  type CorpusChanges,
+  loadCorpus,
+} from '../../../../src/packs/decisions/corpus/corpus.js';
 import { readRecord } from '../../../../src/packs/decisions/corpus/read/read.js';
 import { copyMixed } from './helpers.js';
 
@@ -171,5 +175,25 @@ describe('incremental index', () => {
       ).toEqual(b.hits.map((h) => [h.decision.path, h.score.toFixed(9)]));
     }
     expect(corpus.fingerprint).toBe(fresh.fingerprint);
+  });
+});
+
+describe('what a refresh tells its listener of a file caught empty', () => {
+  it('names a removed decision whose file is still there (emptied) apart from one that is gone', () => {
+    const { root, corpus: dir, cleanup } = copyMixed();
+    const seen: CorpusChanges[] = [];
+    const corpus = loadCorpus({ workspaceRoot: root, corpusDir: dir, onChange: (c) => seen.push(c) });
+    cleanups.push(() => corpus.close(), cleanup);
+    const file = path.join(dir, '0030-x.md');
+    writeFileSync(file, record(30, 'X'));
+    corpus.refresh();
+    writeFileSync(file, '');
+    corpus.refresh();
+    rmSync(file);
+    corpus.refresh();
+    expect(seen.map((c) => [c.added, c.removed, c.unreadable])).toEqual([
+      [['0030-x.md'], [], []],
+      [[], ['0030-x.md'], ['0030-x.md']],
+    ]);
   });
 });
