@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { findCorpusDir } from './discover.js';
+import { CONVENTIONAL_CORPUS_DIRS, findCorpusDir } from './discover.js';
 import { isInside, toPosix } from './paths.js';
 
 export interface DecisionLogPlace {
@@ -131,14 +131,7 @@ export function listedLogs(root: string, dirs: readonly string[]): DecisionLogPl
 /** The package a decision folder belongs to: the folder above its conventional path (`docs/adr`), else its parent. */
 function packageOf(root: string, dir: string): string {
   const rel = toPosix(path.relative(root, dir));
-  for (const tail of [
-    'docs/adr',
-    'docs/decisions',
-    'docs/architecture/decisions',
-    'doc/adr',
-    'adr',
-    'decisions',
-  ]) {
+  for (const tail of CONVENTIONAL_CORPUS_DIRS) {
     if (rel.endsWith(`/${tail}`)) return path.join(root, rel.slice(0, -tail.length - 1));
   }
   return path.dirname(dir);
