@@ -33,6 +33,12 @@ export interface SessionManagerOptions<H extends RoomHandle> {
   onListenerError?(error: unknown): void;
   /** A session's record was written (other daemons sharing the store are told through this). */
   onSaved?(sessionKey: string): void;
+  /**
+   * Other daemons write the same store: each call re-reads its session's
+   * record first, so a switch made on another daemon a moment ago is what
+   * this call serves (their notice of it may still be on its way).
+   */
+  readonly sharedStore?: boolean;
 }
 
 export interface WorkspaceList {

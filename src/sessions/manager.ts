@@ -14,13 +14,11 @@
  * Rooms load lazily: after a restart a session's bindings come from the
  * store and each room loads on first use; a binding whose folder is gone is
  * then dropped as "unavailable", never served as an empty workspace.
+ *
+ * When daemons share the store, each call re-reads its session first: another
+ * daemon's switch wins over this copy, whose notice may still be on the bus.
  */
-import {
-  emptySessionRecord,
-  type SessionClient,
-  type SessionRecord,
-  type StoredBinding,
-} from '../store/session-store.js';
+import type { SessionClient, SessionRecord, StoredBinding } from '../store/session-store.js';
 import { ActiveChanges } from './active-changes.js';
 import {
   activate,
@@ -49,7 +47,7 @@ import type {
 import { type RoomKey, roomId } from './rooms.js';
 import {
   adoptStored,
-  deleteStored,
+  dropSession,
   liveSnapshots,
   reapSessions,
   withClient,
@@ -122,21 +120,23 @@ export class SessionManager<H extends RoomHandle> {
     const entry = await this.#sessions.open(sessionKey);
     if (!entry.stored) await this.#start(entry, initial, true, !save);
     if (save && entry.provisional) await entry.lock.run(() => this.#persistProvisional(entry));
+    else if (this.#options.sharedStore === true) await entry.lock.run(() => this.#adoptStored(entry));
   }
 
-  /**
-   * The first save of a session begun unsaved. Another daemon (or an earlier
-   * connection) may have stored the same session meanwhile: its record wins,
-   * since ours is only the default this connection began with.
-   */
+  /** The first save of a session begun unsaved; a record stored meanwhile (another daemon) wins over our default. */
   async #persistProvisional(entry: SessionEntry<H>): Promise<void> {
-    if (!entry.provisional) return;
+    if (entry.provisional && !(await this.#adoptStored(entry)))
+      await this.#commit(entry, entry.record, [], false, true);
+  }
+
+  /** The store is the truth: what it holds for the session replaces what this daemon last read (under the lock). */
+  async #adoptStored(entry: SessionEntry<H>): Promise<boolean> {
     const stored = await this.#options.store.load(entry.record.key);
-    if (stored === undefined) return this.#commit(entry, entry.record, [], false, true);
+    if (stored === undefined) return false;
     const previous = entry.record.active;
-    entry.provisional = false;
     adoptStored(entry, stored);
     this.#changes.announce(stored.key, previous, stored.active);
+    return true;
   }
 
   async #start(
@@ -349,13 +349,7 @@ export class SessionManager<H extends RoomHandle> {
     const entry = this.#sessions.loaded(sessionKey);
     if (entry === undefined) return;
     entry.intent += 1;
-    await entry.lock.run(async () => {
-      const stored = await this.#options.store.load(sessionKey);
-      if (stored === undefined) return;
-      const previous = entry.record.active;
-      adoptStored(entry, stored);
-      this.#changes.announce(sessionKey, previous, stored.active);
-    });
+    await entry.lock.run(() => this.#adoptStored(entry));
   }
 
   /** Keys of the sessions in memory: what a session tag heard from another daemon may name. */
@@ -390,25 +384,8 @@ export class SessionManager<H extends RoomHandle> {
    * still attached keeps its key; its next call starts the session again
    * (ensureStarted). Returns false when neither memory nor store knew it.
    */
-  async drop(sessionKey: string): Promise<boolean> {
-    const entry = this.#sessions.loaded(sessionKey);
-    if (entry === undefined) {
-      if ((await this.#options.store.load(sessionKey)) === undefined) return false;
-      await deleteStored(this.#options.store, sessionKey);
-      return true;
-    }
-    entry.intent += 1;
-    await entry.lock.run(async () => {
-      const previous = entry.record.active;
-      await deleteStored(this.#options.store, sessionKey);
-      entry.record = emptySessionRecord(sessionKey, this.#now());
-      entry.stored = false;
-      entry.provisional = false;
-      entry.releaseRooms();
-      this.#changes.announce(sessionKey, previous, null);
-      if (entry.attachments === 0) this.#sessions.forget(sessionKey);
-    });
-    return true;
+  drop(sessionKey: string): Promise<boolean> {
+    return dropSession(this.#sessions, this.#options.store, this.#changes, sessionKey, this.#now());
   }
 
   /** Releases every room the sessions hold (shutdown). */

@@ -12,6 +12,7 @@ import {
   type SessionStore,
   type StoredBinding,
 } from '../store/session-store.js';
+import type { ActiveChanges } from './active-changes.js';
 import { bindingId, toWorkspaceBinding } from './bindings.js';
 import type { SessionManagerOptions, SessionSnapshot, WorkspaceList } from './manager-types.js';
 import type { RoomHandle, SessionEntry, SessionTable } from './session-entry.js';
@@ -125,4 +126,37 @@ export function adoptStored<H extends RoomHandle>(entry: SessionEntry<H>, stored
   entry.stored = true;
   entry.provisional = false;
   for (const id of [...entry.rooms.keys()]) if (!kept.has(id)) entry.releaseRoom(id);
+}
+
+/**
+ * Forgets a session (an operator's drop): its record leaves the store, its
+ * rooms are released, a connect still loading is superseded. A connection
+ * still attached keeps its key; its next call starts the session again
+ * (ensureStarted). Returns false when neither memory nor store knew it.
+ */
+export async function dropSession<H extends RoomHandle>(
+  sessions: SessionTable<H>,
+  store: SessionStore,
+  changes: ActiveChanges,
+  sessionKey: string,
+  now: number,
+): Promise<boolean> {
+  const entry = sessions.loaded(sessionKey);
+  if (entry === undefined) {
+    if ((await store.load(sessionKey)) === undefined) return false;
+    await deleteStored(store, sessionKey);
+    return true;
+  }
+  entry.intent += 1;
+  await entry.lock.run(async () => {
+    const previous = entry.record.active;
+    await deleteStored(store, sessionKey);
+    entry.record = emptySessionRecord(sessionKey, now);
+    entry.stored = false;
+    entry.provisional = false;
+    entry.releaseRooms();
+    changes.announce(sessionKey, previous, null);
+    if (entry.attachments === 0) sessions.forget(sessionKey);
+  });
+  return true;
 }

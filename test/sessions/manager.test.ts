@@ -49,6 +49,46 @@ describe('SessionManager bindings', () => {
     attached.release();
   });
 
+  it('with a shared store, a call serves the switch another daemon stored before its notice arrives', async () => {
+    const d = makeDirs('a', 'b');
+    const store = new MemorySessionStore();
+    const here = harness({ store, sharedStore: true });
+    const there = harness({ store, sharedStore: true });
+    const changes: ActiveChange[] = [];
+    here.manager.onActiveChanged((c) => changes.push(c));
+    // Both daemons know the stored session with a active.
+    await there.manager.connect('s1', { root: d.a });
+    const attached = await here.manager.attach('s1', { root: d.a });
+    await here.manager.ensureStarted('s1', { root: d.a });
+    expect((await here.manager.list('s1')).active?.root).toBe(d.a);
+    // The other daemon switches to b; no notice of it reaches this one.
+    await there.manager.connect('s1', { root: d.b });
+    await here.manager.ensureStarted('s1', { root: d.a });
+    const list = await here.manager.list('s1');
+    expect(list.active?.root).toBe(d.b);
+    expect(list.parked.map((p) => p.root)).toEqual([d.a]);
+    expect(changes.map((c) => c.active?.root ?? null)).toEqual([d.b]);
+    // A listing (no call) also serves what the store holds; a disconnect there is seen here.
+    await there.manager.disconnect('s1');
+    await here.manager.ensureStarted('s1', { root: d.a }, false);
+    expect((await here.manager.list('s1')).active).toBeNull();
+    attached.release();
+  });
+
+  it('without a shared store, a call serves this daemon\'s own record (no read per call)', async () => {
+    const d = makeDirs('a', 'b');
+    const store = new MemorySessionStore();
+    const here = harness({ store });
+    const there = harness({ store });
+    await there.manager.connect('s1', { root: d.a });
+    const attached = await here.manager.attach('s1', { root: d.a });
+    await here.manager.ensureStarted('s1', { root: d.a });
+    await there.manager.connect('s1', { root: d.b });
+    await here.manager.ensureStarted('s1', { root: d.a });
+    expect((await here.manager.list('s1')).active?.root).toBe(d.a);
+    attached.release();
+  });
+
   it('connect parks the previous active one, records the switch, announces the change', async () => {
     const d = makeDirs('a', 'b');
     const { manager, clock } = harness();

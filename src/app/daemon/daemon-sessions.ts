@@ -89,6 +89,7 @@ export class DaemonSessions {
       ...(options.maxParked === undefined ? {} : { maxParked: options.maxParked }),
       ...(options.retentionDays === undefined ? {} : { retentionDays: options.retentionDays }),
       onListenerError: (error) => options.onError(error, 'tools/list_changed'),
+      sharedStore: options.bus !== undefined,
       ...(options.bus === undefined
         ? {}
         : {
