@@ -48,6 +48,7 @@ import { type RoomKey, roomId } from './rooms.js';
 import {
   adoptStored,
   dropSession,
+  keepCopyOnOutage,
   liveSnapshots,
   reapSessions,
   withClient,
@@ -120,7 +121,8 @@ export class SessionManager<H extends RoomHandle> {
     const entry = await this.#sessions.open(sessionKey);
     if (!entry.stored) await this.#start(entry, initial, true, !save);
     if (save && entry.provisional) await entry.lock.run(() => this.#persistProvisional(entry));
-    else if (this.#options.sharedStore === true) await entry.lock.run(() => this.#adoptStored(entry));
+    else if (this.#options.sharedStore === true)
+      await entry.lock.run(() => this.#adoptStored(entry)).catch(keepCopyOnOutage);
   }
 
   /** The first save of a session begun unsaved; a record stored meanwhile (another daemon) wins over our default. */

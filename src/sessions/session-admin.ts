@@ -3,6 +3,7 @@
  * snapshot (its bindings, which rooms it holds, who is attached) and the
  * deletion of its stored record.
  */
+import { isMoorError } from '../errors.js';
 import {
   DAY_MS,
   DEFAULT_SESSION_RETENTION_DAYS,
@@ -159,4 +160,9 @@ export async function dropSession<H extends RoomHandle>(
     if (entry.attachments === 0) sessions.forget(sessionKey);
   });
   return true;
+}
+
+/** A store that cannot be reached cannot have changed either (its bus is down too): this daemon's copy serves. */
+export function keepCopyOnOutage(error: unknown): void {
+  if (!(isMoorError(error) && error.code === 'STORE_UNAVAILABLE')) throw error;
 }

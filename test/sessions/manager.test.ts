@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MoorError } from '../../src/errors.js';
 import type { ActiveChange } from '../../src/sessions/manager.js';
 import { MemorySessionStore } from '../../src/store/memory-session-store.js';
 import { DAY_MS } from '../../src/store/session-store.js';
@@ -75,7 +76,25 @@ describe('SessionManager bindings', () => {
     attached.release();
   });
 
-  it('without a shared store, a call serves this daemon\'s own record (no read per call)', async () => {
+  it("with a shared store that cannot be reached, a call serves this daemon's copy; other errors still fail it", async () => {
+    const d = makeDirs('a');
+    let failure: Error | undefined;
+    class FlakyStore extends MemorySessionStore {
+      override async load(key: string) {
+        if (failure !== undefined) throw failure;
+        return super.load(key);
+      }
+    }
+    const { manager } = harness({ store: new FlakyStore(), sharedStore: true });
+    await manager.connect('s1', { root: d.a });
+    failure = new MoorError('STORE_UNAVAILABLE', 'cannot reach PostgreSQL: connect ECONNREFUSED');
+    await manager.ensureStarted('s1', { root: d.a });
+    expect((await manager.list('s1')).active?.root).toBe(d.a);
+    failure = new Error('disk on fire');
+    expect((await rejection(manager.ensureStarted('s1', { root: d.a }))).message).toBe('disk on fire');
+  });
+
+  it("without a shared store, a call serves this daemon's own record (no read per call)", async () => {
     const d = makeDirs('a', 'b');
     const store = new MemorySessionStore();
     const here = harness({ store });
