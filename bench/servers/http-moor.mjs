@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { IDENTITY, SERVER_PREAMBLE } from '../../dist/app/identity.js';
 import { AdmissionGate } from '../../dist/host/admission.js';
-import { Workspace } from '../../dist/host/binding.js';
+import { Workspace } from '../../dist/host/call-scope.js';
 import { Catalog } from '../../dist/host/catalog.js';
 import { definePack, defineTool, erasePack } from '../../dist/host/pack.js';
 import { startHttpEndpoint } from '../../dist/http/endpoint.js';
