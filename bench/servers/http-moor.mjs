@@ -11,6 +11,7 @@ import { Workspace } from '../../dist/host/call-scope.js';
 import { Catalog } from '../../dist/host/catalog.js';
 import { definePack, defineTool, erasePack } from '../../dist/host/pack.js';
 import { startHttpEndpoint } from '../../dist/http/endpoint.js';
+import { DeferredMetrics } from '../../dist/observe/deferred-metrics.js';
 import { createDaemonMetrics } from '../../dist/observe/metrics.js';
 import { RequestObserver } from '../../dist/observe/observer.js';
 import { createDecisionsPack } from '../../dist/packs/decisions/pack.js';
@@ -36,18 +37,22 @@ const echoPack = definePack({
 const decisions = createDecisionsPack({ decisionsDir: undefined, watch: false });
 const catalog = new Catalog([erasePack(decisions), erasePack(echoPack)], SERVER_PREAMBLE);
 const workspace = new Workspace(root);
-const binding = workspace.bind(undefined);
+const scope = workspace.scope(undefined);
 const admission = new AdmissionGate(256);
 let observer;
 if (!process.argv.includes('--no-metrics')) {
-  const metrics = await createDaemonMetrics(
-    catalog.tools.map((tool) => tool.name),
-    {
-      inFlight: () => admission.inFlight,
-      sessions: () => 0,
-      roomsLoaded: () => 1,
-      tasksByStatus: () => ({}),
-    },
+  // As the daemon does: observations go through DeferredMetrics, loaded before the bench starts.
+  const metrics = new DeferredMetrics();
+  await metrics.load(() =>
+    createDaemonMetrics(
+      catalog.tools.map((tool) => tool.name),
+      {
+        inFlight: () => admission.inFlight,
+        sessions: () => 0,
+        roomsLoaded: () => 1,
+        tasksByStatus: () => ({}),
+      },
+    ),
   );
   observer = new RequestObserver(metrics, undefined);
   catalog.toolCallObserver = observer.toolCall;
@@ -60,7 +65,7 @@ const endpoint = await startHttpEndpoint({
   incarnation: { pid: process.pid, startedAt: new Date().toISOString(), version: IDENTITY.version },
   admission,
   observer,
-  bindForRequest: () => binding,
+  scopeForRequest: () => scope,
   onInternalError: (error, tool) => process.stderr.write(`moor-http: ${tool}: ${error}\n`),
   log: (level, message) => {
     if (level !== 'info') process.stderr.write(`moor-http ${level}: ${message}\n`);
