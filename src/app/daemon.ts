@@ -38,7 +38,6 @@ import { namedPacks } from './daemon/packs.js';
 import { FirstAnswerGate } from './daemon/warm-after-answer.js';
 import { IDENTITY, SERVER_PREAMBLE } from './identity.js';
 import { type RoomView, roomStatus, taskCounts, tasksStatus } from './status/status-snapshot.js';
-import { statusPageRenderer } from './status/status-view.js';
 
 /**
  * Starts the daemon. A failure is thrown once, after it is in the log and,
@@ -206,6 +205,8 @@ async function composeDaemon(
       workspace: room.state.workspace,
       decisionsPack: (room.state.packs.get(catalogDecisions) ?? catalogDecisions) as Pack<DecisionsState>,
     }));
+  // Opens at the first answer any socket connection writes.
+  const daemonAnswered = new FirstAnswerGate();
   const observability = await startObservability({
     toolNames: catalog.tools.map((tool) => tool.name),
     version: IDENTITY.version,
@@ -244,6 +245,7 @@ async function composeDaemon(
           // Loads no call asked for wait until the first answer is out (warm-after-answer.ts).
           const firstAnswer = new FirstAnswerGate();
           firstAnswer.after(connection.warm);
+          firstAnswer.after(() => daemonAnswered.open());
           const listens = new ListenTransport(transport, {
             router: catalog.events,
             budget: listenBudget,
@@ -297,6 +299,8 @@ async function composeDaemon(
       if (token === undefined)
         logger.warn('HTTP without a bearer token (--no-token): every local user can call the tools');
       const { observabilityPages } = await import('../http/pages.js');
+      // The status page (and dagre, which lays its graph out) is HTTP's alone.
+      const { statusPageRenderer } = await import('./status/status-view.js');
       http = await startHttpEndpoint({
         host: options.http.host,
         port: options.http.port,
@@ -345,10 +349,14 @@ async function composeDaemon(
   };
 
   const daemon = await startDaemon(config);
-  // prom-client is loaded once the socket listens: no request needs it to be answered.
-  observability
-    .loadMetrics()
-    .catch((error: unknown) => logger.error({ err: error }, 'metrics could not be loaded'));
+  // prom-client loads once the daemon's first answer is out (or it sat idle): no request needs
+  // it to be answered, and loading it is one synchronous stretch a waiting tools/list would sit behind.
+  daemonAnswered.after(() => {
+    observability
+      .loadMetrics()
+      .catch((error: unknown) => logger.error({ err: error }, 'metrics could not be loaded'));
+  });
+  daemonAnswered.openWhenIdle();
   sessions.start();
   logger.info({ testPack, workspace: defaults.root }, `moor ${IDENTITY.version} daemon ready`);
   return {

@@ -44,12 +44,17 @@ export class FirstAnswerGate {
     });
   }
 
+  /** Opens after `idleOpenMs` at the latest, whatever is answered meanwhile. */
+  openWhenIdle(idleOpenMs = IDLE_OPEN_MS): void {
+    setTimeout(() => this.open(), idleOpenMs).unref();
+  }
+
   /**
    * `transport`, its send extended: once the first answer has been handed to
    * the socket (written or failed), the gate opens; at the latest after `idleOpenMs`.
    */
   watch(transport: Transport, idleOpenMs = IDLE_OPEN_MS): Transport {
-    setTimeout(() => this.open(), idleOpenMs).unref();
+    this.openWhenIdle(idleOpenMs);
     const send = transport.send.bind(transport);
     transport.send = async (message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> => {
       try {

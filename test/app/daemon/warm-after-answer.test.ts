@@ -5,7 +5,7 @@
  * written, so a corpus load never holds the first reply.
  */
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FirstAnswerGate } from '../../../src/app/daemon/warm-after-answer.js';
 import { LineTransport } from '../../../src/daemon/line-transport.js';
 
@@ -85,5 +85,25 @@ describe('FirstAnswerGate', () => {
     gate.watch(transport, 0);
     await new Promise<void>((resolve) => gate.after(resolve));
     expect(gate.isOpen).toBe(true);
+  });
+
+  it('a gate no connection ever answers through opens once idle (the daemon-wide gate prom-client waits on)', async () => {
+    vi.useFakeTimers();
+    try {
+      const gate = new FirstAnswerGate();
+      const ran: string[] = [];
+      gate.after(() => ran.push('metrics'));
+      gate.openWhenIdle(250);
+      vi.advanceTimersByTime(249);
+      expect(gate.isOpen).toBe(false);
+      vi.advanceTimersByTime(1);
+      expect(gate.isOpen).toBe(true);
+      // The held tasks run on the next turn, never inside the timer.
+      expect(ran).toEqual([]);
+      vi.runAllTimers();
+      expect(ran).toEqual(['metrics']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
