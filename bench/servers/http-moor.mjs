@@ -34,7 +34,8 @@ const echoPack = definePack({
   resources: [],
   open: () => ({}),
 });
-const decisions = createDecisionsPack({ decisionsDir: undefined, watch: false });
+// Watched, as the daemon's corpus is.
+const decisions = createDecisionsPack({ decisionsDir: undefined, watch: true });
 const catalog = new Catalog([erasePack(decisions), erasePack(echoPack)], SERVER_PREAMBLE);
 const workspace = new Workspace(root);
 const scope = workspace.scope(undefined);

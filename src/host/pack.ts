@@ -120,6 +120,13 @@ export interface ToolDefinition<S, I extends z.ZodType = z.ZodType, O extends z.
    * its active workspace allows writes, and refused in one that does not.
    */
   readonly writes?: boolean;
+  /**
+   * The result is a function of the arguments and the pack's state version
+   * (Pack.version) alone: nothing else it reads (no clock, no session, no
+   * file outside what the version covers). A served path may then answer a
+   * repeated call from a memo of its last answers for that version.
+   */
+  readonly pure?: boolean;
   /** Throw ToolError for an expected failure; anything else is reported as an internal error. */
   handler(
     args: z.output<I>,
@@ -206,6 +213,12 @@ export interface Pack<S> {
   /** Opens the pack's state for one workspace (e.g. loads a corpus). */
   open(workspace: WorkspaceInfo): S;
   close?(state: S): void;
+  /**
+   * A token that changes whenever anything a pure tool of the pack reads may
+   * have changed (for the decisions pack, the corpus fingerprint); undefined
+   * when the state cannot vouch for one now (nothing is memoized then).
+   */
+  version?(state: S): string | undefined;
 }
 
 /** Typed helper: keeps a tool's handler checked against its own schemas. */

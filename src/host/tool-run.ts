@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { isMoorError, MoorError, ToolError } from '../errors.js';
 import type { CallWorkspace } from './call-scope.js';
 import type { HostContext, Pack, ToolContext, ToolDefinition } from './pack.js';
+import type { ResultMemo } from './result-memo.js';
 
 export interface CallEnvironment {
   readonly signal: AbortSignal;
@@ -22,6 +23,8 @@ export interface CallEnvironment {
   readonly host?: HostContext;
   /** The channel for ToolContext.requestInput; absent where none exists (the tool gets a ToolError). */
   requestInput?: ToolContext<unknown>['requestInput'];
+  /** Answers pure tools from their last answers (the results are shared: only a path that never alters them passes one). */
+  readonly memo?: ResultMemo;
 }
 
 /** A tool and the pack whose state it runs against. */
@@ -68,8 +71,12 @@ export async function runTool(
 
   // Session-level tools (the workspace tools) run on the session, in no workspace.
   const workspace = entry.pack.scope === 'session' ? undefined : target.workspace;
+  const state = workspace?.stateOf(entry.pack);
+  const memo = memoSlot(env.memo, entry, state, parsed.data);
+  const remembered = memo?.get();
+  if (remembered !== undefined) return remembered;
   const ctx: ToolContext<unknown> = {
-    state: workspace?.stateOf(entry.pack),
+    state,
     workspaceRoot: workspace?.root ?? '',
     sessionKey: target.sessionKey,
     signal: env.signal,
@@ -80,10 +87,12 @@ export async function runTool(
   try {
     const output = await entry.definition.handler(parsed.data, ctx);
     if ('raw' in output) return output.raw;
-    return {
+    const result: CallToolResult = {
       content: [{ type: 'text', text: output.text }],
       structuredContent: output.structured as Record<string, unknown>,
     };
+    memo?.put(result);
+    return result;
   } catch (error) {
     if (passesThrough(error)) throw error;
     // The store unreachable is no answer of the tool: the whole call fails retryably, nothing done.
@@ -94,6 +103,24 @@ export async function runTool(
     env.onInternalError(error, name);
     return errorResult(`The tool ${name} failed unexpectedly; the daemon log has the details.`);
   }
+}
+
+/** Where a pure tool's answer for these arguments at the state's current version is kept, if anywhere. */
+function memoSlot(
+  memo: ResultMemo | undefined,
+  entry: ToolEntry,
+  state: unknown,
+  args: unknown,
+): { get(): CallToolResult | undefined; put(result: CallToolResult): void } | undefined {
+  if (memo === undefined || entry.definition.pure !== true || typeof state !== 'object' || state === null)
+    return undefined;
+  const version = entry.pack.version?.(state);
+  const key = memo.keyOf(entry.definition.name, args as Record<string, unknown>);
+  if (version === undefined || key === undefined) return undefined;
+  return {
+    get: () => memo.get(state, version, key),
+    put: (result) => memo.put(state, version, key, result),
+  };
 }
 
 /** The host where nothing is wired: logs go nowhere, capabilities are unknown, announcements are dropped. */

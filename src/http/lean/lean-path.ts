@@ -22,11 +22,12 @@
  * bytes identical.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpHttpHandler } from '@modelcontextprotocol/server';
 import { JsonRpcCode, MoorError } from '../../errors.js';
 import type { CallerScope } from '../../host/call-scope.js';
 import type { Catalog } from '../../host/catalog.js';
 import { readResource } from '../../host/resources.js';
+import { ResultMemo } from '../../host/result-memo.js';
 import { callTool } from '../../host/tool-call.js';
 import { TOOL_ERROR_TYPE } from '../../observe/labels.js';
 import { CORPUS_CACHE_HINT } from '../../protocol/constants.js';
@@ -64,6 +65,8 @@ export class LeanPath {
   readonly #options: LeanOptions;
   readonly #primed: PrimedAnswers;
   readonly #planner: LeanPlanner;
+  readonly #memo = new ResultMemo();
+  readonly #serialized = new WeakMap<CallToolResult, string>();
 
   constructor(options: LeanOptions) {
     this.#options = options;
@@ -156,13 +159,25 @@ export class LeanPath {
       this.#catalog,
       exchange.scope(),
       { name: plan.name, arguments: plan.args },
-      { signal: exchange.signal, progress: noProgress, onInternalError: this.#options.onInternalError },
+      {
+        signal: exchange.signal,
+        progress: noProgress,
+        onInternalError: this.#options.onInternalError,
+        // This path only serializes results, so it may be handed the memo's shared ones.
+        memo: this.#memo,
+      },
     );
-    // The SDK's result schema orders these keys; callTool produces no others.
-    let inner = `{"content":${JSON.stringify(result.content)}`;
-    if (result.structuredContent !== undefined)
-      inner += `,"structuredContent":${JSON.stringify(result.structuredContent)}`;
-    if (result.isError !== undefined) inner += `,"isError":${JSON.stringify(result.isError)}`;
+    // A remembered result is the same object each time: its bytes are made once.
+    const remembered = this.#memo.holds(result);
+    let inner = remembered ? this.#serialized.get(result) : undefined;
+    if (inner === undefined) {
+      // The SDK's result schema orders these keys; callTool produces no others.
+      inner = `{"content":${JSON.stringify(result.content)}`;
+      if (result.structuredContent !== undefined)
+        inner += `,"structuredContent":${JSON.stringify(result.structuredContent)}`;
+      if (result.isError !== undefined) inner += `,"isError":${JSON.stringify(result.isError)}`;
+      if (remembered) this.#serialized.set(result, inner);
+    }
     if (result.isError === true) exchange.failed(TOOL_ERROR_TYPE);
     if (plan.era === 'modern') inner += `,"resultType":"complete"${this.#primed.modernMeta}`;
     return `{"result":${inner}},"jsonrpc":"2.0","id":${JSON.stringify(plan.id)}}`;

@@ -42,5 +42,12 @@ export function createDecisionsPack(options: DecisionsOptions): Pack<DecisionsSt
       state.announcer?.close();
       state.corpus.close();
     },
+    // A watched corpus is current once its pending changes are applied, and its fingerprint covers
+    // every record's file; an unwatched one may be behind the disk, so it vouches for nothing.
+    version: (state) => {
+      if (!options.watch || state.kind !== 'loaded') return undefined;
+      state.corpus.ensureFresh();
+      return state.corpus.fingerprint;
+    },
   });
 }

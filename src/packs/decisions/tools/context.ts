@@ -52,6 +52,8 @@ export const getDecisionContext = defineTool<DecisionsState, typeof input, typeo
   input,
   output,
   annotations: { title: 'Decisions governing files', ...READ_ONLY },
+  // Its answer follows from the arguments and the corpus alone.
+  pure: true,
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const checked = args.files.map((file) => ({

@@ -75,6 +75,8 @@ export const getDecision = defineTool<DecisionsState, typeof input, typeof outpu
   input,
   output,
   annotations: { title: 'Get a decision', ...READ_ONLY },
+  // Its answer follows from the arguments and the corpus alone.
+  pure: true,
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const found = corpus.resolve(args.ref);

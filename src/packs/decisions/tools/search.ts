@@ -63,6 +63,8 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
   input,
   output,
   annotations: { title: 'Search decisions', ...READ_ONLY },
+  // Its answer follows from the arguments and the corpus alone.
+  pure: true,
   handler(args, ctx) {
     const corpus = corpusOf(ctx.state);
     const status = args.status ?? null;

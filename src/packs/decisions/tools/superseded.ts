@@ -41,6 +41,8 @@ export const listSuperseded = defineTool<DecisionsState, typeof input, typeof ou
   input,
   output,
   annotations: { title: 'List supersessions', ...READ_ONLY },
+  // Its answer follows from the arguments and the corpus alone.
+  pure: true,
   handler(_args, ctx) {
     const corpus = corpusOf(ctx.state);
     const withoutSuccessor = supersededWithoutSuccessor(corpus).map(summarize);
