@@ -49,12 +49,12 @@ export async function callTool(
   const started = performance.now();
   try {
     const result = await runCatalogTool(catalog, scope, request, env);
-    const outcome = env.signal.aborted ? 'cancelled' : result.isError === true ? 'error' : 'ok';
+    const outcome = isAborted(env) ? 'cancelled' : result.isError === true ? 'error' : 'ok';
     observer(request.name, outcome, (performance.now() - started) / 1000);
     return result;
   } catch (error) {
     // A host signal such as "input required" is the call answering, not failing.
-    const outcome = env.signal.aborted
+    const outcome = isAborted(env)
       ? 'cancelled'
       : error instanceof ProtocolError || !passesThrough(error)
         ? 'error'
@@ -113,4 +113,8 @@ function splitWorkspaceArgument(
   if (!entry.takesWorkspace || !(WORKSPACE_ARGUMENT in args)) return { named: undefined, args };
   const { [WORKSPACE_ARGUMENT]: named, ...rest } = args;
   return { named, args: rest };
+}
+
+function isAborted(env: CallEnvironment): boolean {
+  return env.aborted?.() ?? env.signal.aborted;
 }

@@ -16,6 +16,8 @@ import type { ResultMemo } from './result-memo.js';
 
 export interface CallEnvironment {
   readonly signal: AbortSignal;
+  /** Whether the call was aborted, where that can be known without making `signal` (default: its `aborted`). */
+  aborted?(): boolean;
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Where unexpected handler failures are reported (never stdout). */
   onInternalError(error: unknown, tool: string): void;
@@ -79,7 +81,9 @@ export async function runTool(
     state,
     workspaceRoot: workspace?.root ?? '',
     sessionKey: target.sessionKey,
-    signal: env.signal,
+    get signal() {
+      return env.signal;
+    },
     progress: env.progress,
     host: env.host ?? SILENT_HOST,
     requestInput: env.requestInput ?? noInputChannel,

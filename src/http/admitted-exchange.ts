@@ -46,6 +46,7 @@ export class Exchange implements LeanExchange {
   outcome: Outcome = 'ok';
   errorType: string | undefined;
   #controller: AbortController | undefined;
+  #abortedBy: { readonly reason: unknown } | undefined;
   #hijacked = false;
   /** The answer is an SSE stream whose head is already written (Node keeps no readable copy of writeHead's headers). */
   #sse = false;
@@ -55,9 +56,21 @@ export class Exchange implements LeanExchange {
     this.request = request;
   }
 
+  /**
+   * Made on first use: most calls (a remembered get_decision, say) never look
+   * at it, and an AbortController per request was a measurable share of one.
+   */
   get signal(): AbortSignal {
-    this.#controller ??= new AbortController();
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortedBy !== undefined) this.#controller.abort(this.#abortedBy.reason);
+    }
     return this.#controller.signal;
+  }
+
+  /** Whether the exchange was aborted (cancelled or cut off), without making its signal. */
+  get aborted(): boolean {
+    return this.#abortedBy !== undefined;
   }
 
   /** The caller scope of this request (what its headers name, resolved once). */
@@ -112,6 +125,7 @@ export class Exchange implements LeanExchange {
   }
 
   abort(reason?: unknown): void {
+    this.#abortedBy ??= { reason };
     this.#controller?.abort(reason);
   }
 

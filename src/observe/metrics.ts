@@ -1,13 +1,14 @@
 /**
  * The daemon's Prometheus metrics, on a registry of its own (never
  * prom-client's global one, so nothing else in the process can add series).
- * Counters are incremented through label children resolved once per label
- * combination and kept in flat tables indexed by small integers: the hot
- * path does a few array reads and an addition, and allocates nothing.
+ * Per-request counts (requests, tool calls, tool durations) are tallies in
+ * flat arrays indexed by small integers (tallies.ts), written into their
+ * series at scrape time: the hot path does a few array writes and allocates
+ * nothing.
  * Gauges of state the daemon already keeps (in-flight requests, sessions,
  * rooms, tasks) are read at scrape time by collect callbacks.
  */
-import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Gauge, Registry } from 'prom-client';
 import {
   ERAS,
   type Era,
@@ -20,6 +21,7 @@ import {
   type Transport,
   UNKNOWN_TOOL,
 } from './labels.js';
+import { CounterTally, HistogramTally } from './tallies.js';
 
 /** What the scrape-time gauges read. */
 export interface MetricsSources {
@@ -36,7 +38,6 @@ export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed'
 
 type PromClient = typeof import('prom-client');
 type CounterChild = ReturnType<Counter<string>['labels']>;
-type HistogramChild = ReturnType<Histogram<string>['labels']>;
 
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const METHOD_SLOTS = METHODS.length + 1; // the allow-list plus "other"
@@ -55,55 +56,80 @@ export function slotMethod(slot: number): number {
   return slot % METHOD_SLOTS;
 }
 
+/** The labels of a request counter slot (slot × outcome, as countRequest numbers them). */
+function requestLabels(index: number): Record<string, string> {
+  const slot = Math.floor(index / OUTCOMES.length);
+  const perTransport = ERAS.length * METHOD_SLOTS;
+  return {
+    transport: TRANSPORTS[Math.floor(slot / perTransport)] as Transport,
+    era: ERAS[Math.floor((slot % perTransport) / METHOD_SLOTS)] as Era,
+    method: methodLabel(slot % METHOD_SLOTS),
+    outcome: OUTCOMES[index % OUTCOMES.length] as string,
+  };
+}
+
 export const OUTCOME_INDEX: Readonly<Record<Outcome, number>> = { ok: 0, error: 1, refused: 2, cancelled: 3 };
 
 export class DaemonMetrics {
   readonly registry: Registry;
-  readonly #requests: Counter<string>;
-  readonly #requestChildren: Array<CounterChild | undefined>;
+  readonly #requests: CounterTally;
   readonly #refused: Counter<string>;
   readonly #refusedChildren = new Map<string, CounterChild>();
-  readonly #toolCalls: Counter<string>;
-  readonly #toolDuration: Histogram<string>;
-  readonly #toolChildren = new Map<string, { calls: CounterChild[]; duration: HistogramChild }>();
+  readonly #toolCalls: CounterTally;
+  readonly #toolDuration: HistogramTally;
+  /** A tool's slot in the tool tallies (unknown names share the "unknown" slot). */
+  readonly #toolSlots = new Map<string, number>();
+  readonly #unknownToolSlot: number;
   readonly #listenStreams: Gauge<string>;
 
   constructor(prom: PromClient, toolNames: readonly string[], sources: MetricsSources) {
     const registry = new prom.Registry();
     this.registry = registry;
     prom.collectDefaultMetrics({ register: registry });
-    this.#requests = new prom.Counter({
+    const requests = new CounterTally(
+      TRANSPORTS.length * ERAS.length * METHOD_SLOTS * OUTCOMES.length,
+      requestLabels,
+    );
+    this.#requests = requests;
+    new prom.Counter({
       name: 'moor_requests_total',
       help: 'MCP requests answered, by transport, protocol era, method and outcome.',
       labelNames: ['transport', 'era', 'method', 'outcome'],
       registers: [registry],
+      collect() {
+        requests.writeInto(this);
+      },
     });
-    this.#requestChildren = new Array(TRANSPORTS.length * ERAS.length * METHOD_SLOTS * OUTCOMES.length);
     this.#refused = new prom.Counter({
       name: 'moor_admission_refused_total',
       help: 'Requests the admission gate refused (busy or shutting down).',
       labelNames: ['transport', 'reason'],
       registers: [registry],
     });
-    this.#toolCalls = new prom.Counter({
+    const tools = [...toolNames, UNKNOWN_TOOL];
+    for (const [slot, name] of tools.entries()) this.#toolSlots.set(name, slot);
+    this.#unknownToolSlot = tools.length - 1;
+    const toolCalls = new CounterTally(tools.length * OUTCOMES.length, (slot) => ({
+      tool: tools[Math.floor(slot / OUTCOMES.length)] as string,
+      outcome: OUTCOMES[slot % OUTCOMES.length] as string,
+    }));
+    this.#toolCalls = toolCalls;
+    new prom.Counter({
       name: 'moor_tool_calls_total',
       help: 'tools/call by tool and outcome (error: a JSON-RPC error or an isError result).',
       labelNames: ['tool', 'outcome'],
       registers: [registry],
+      collect() {
+        toolCalls.writeInto(this);
+      },
     });
-    this.#toolDuration = new prom.Histogram({
+    this.#toolDuration = new HistogramTally(registry, {
       name: 'moor_tool_call_duration_seconds',
       help: 'How long tool handlers ran, by tool.',
-      labelNames: ['tool'],
-      buckets: DURATION_BUCKETS,
-      registers: [registry],
+      label: 'tool',
+      bounds: DURATION_BUCKETS,
+      values: tools,
     });
-    for (const name of [...toolNames, UNKNOWN_TOOL]) {
-      this.#toolChildren.set(name, {
-        calls: OUTCOMES.map((outcome) => this.#toolCalls.labels(name, outcome)),
-        duration: this.#toolDuration.labels(name),
-      });
-    }
     this.#listenStreams = new prom.Gauge({
       name: 'moor_listen_streams',
       help: 'Open subscriptions/listen streams (socket and HTTP).',
@@ -156,16 +182,7 @@ export class DaemonMetrics {
 
   /** One answered (or refused, or cancelled) request in `slot` (see requestSlot). */
   countRequest(slot: number, outcome: Outcome): void {
-    const index = slot * OUTCOMES.length + OUTCOME_INDEX[outcome];
-    let child = this.#requestChildren[index];
-    if (child === undefined) {
-      const perTransport = ERAS.length * METHOD_SLOTS;
-      const transport = TRANSPORTS[Math.floor(slot / perTransport)] as Transport;
-      const era = ERAS[Math.floor((slot % perTransport) / METHOD_SLOTS)] as Era;
-      child = this.#requests.labels(transport, era, methodLabel(slot % METHOD_SLOTS), outcome);
-      this.#requestChildren[index] = child;
-    }
-    child.inc();
+    this.#requests.add(slot * OUTCOMES.length + OUTCOME_INDEX[outcome]);
   }
 
   /** A listen stream opened (+1) or closed (-1). */
@@ -185,9 +202,9 @@ export class DaemonMetrics {
 
   /** One tools/call: the tool's label is its catalog name, or "unknown". */
   toolCall(tool: string, outcome: Outcome, seconds: number): void {
-    const children = this.#toolChildren.get(tool) ?? (this.#toolChildren.get(UNKNOWN_TOOL) as ToolChildren);
-    (children.calls[OUTCOME_INDEX[outcome]] as CounterChild).inc();
-    children.duration.observe(seconds);
+    const slot = this.#toolSlots.get(tool) ?? this.#unknownToolSlot;
+    this.#toolCalls.add(slot * OUTCOMES.length + OUTCOME_INDEX[outcome]);
+    this.#toolDuration.observe(slot, seconds);
   }
 
   /** The Prometheus text exposition of every metric. */
@@ -199,8 +216,6 @@ export class DaemonMetrics {
     return this.registry.contentType;
   }
 }
-
-type ToolChildren = { calls: CounterChild[]; duration: HistogramChild };
 
 /** Loads prom-client (only a daemon that serves metrics pays for it) and builds the metrics. */
 export async function createDaemonMetrics(

@@ -40,6 +40,8 @@ export type { Era, LeanPlan } from './lean-planner.js';
 /** What one lean exchange needs from the endpoint. */
 export interface LeanExchange {
   readonly signal: AbortSignal;
+  /** Whether it was aborted; asking this never makes the signal. */
+  readonly aborted: boolean;
   scope(): CallerScope;
   /** Called when the answer becomes an open SSE stream before its result (slow legacy answers). */
   streaming(): void;
@@ -102,7 +104,7 @@ export class LeanPath {
           if (listed === undefined) return;
           if (!listed) answer = plan.readOnly;
         }
-        if (exchange.signal.aborted || res.writableEnded) return;
+        if (exchange.aborted || res.writableEnded) return;
         res.writeHead(answer.status, answer.headers);
         res.end(answer.before + JSON.stringify(plan.id) + answer.after);
         return;
@@ -144,7 +146,7 @@ export class LeanPath {
       if (keepAlive !== undefined) clearInterval(keepAlive);
     }
     // The SDK drops the answer of an aborted request; the client is gone anyway.
-    if (exchange.signal.aborted || res.writableEnded) return;
+    if (exchange.aborted || res.writableEnded) return;
     if (plan.era === 'modern') {
       res.writeHead(status, JSON_HEADERS);
       res.end(json);
@@ -160,7 +162,11 @@ export class LeanPath {
       exchange.scope(),
       { name: plan.name, arguments: plan.args },
       {
-        signal: exchange.signal,
+        // The signal is made only if the tool looks at it.
+        get signal() {
+          return exchange.signal;
+        },
+        aborted: () => exchange.aborted,
         progress: noProgress,
         onInternalError: this.#options.onInternalError,
         // This path only serializes results, so it may be handed the memo's shared ones.

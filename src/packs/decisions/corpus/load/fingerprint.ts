@@ -15,8 +15,11 @@ export class Fingerprint {
   private lo = 0;
   private hi = 0;
   private count = 0;
+  /** The string form, made once per change: it is asked for on every remembered call. */
+  private text: string | undefined;
 
   toggle(key: string, stamp: string, present: boolean): void {
+    this.text = undefined;
     const s = `${key}\u0000${stamp}`;
     this.lo ^= lane(s, 0x811c9dc5);
     this.hi ^= lane(s, 0x01234567);
@@ -25,6 +28,7 @@ export class Fingerprint {
 
   toString(): string {
     const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
-    return `${this.count.toString(36)}-${hex(this.hi)}${hex(this.lo)}`;
+    this.text ??= `${this.count.toString(36)}-${hex(this.hi)}${hex(this.lo)}`;
+    return this.text;
   }
 }
