@@ -5,14 +5,20 @@
  * catalog (every tool's wire shape and JSON Schema) and loading the SDK would
  * cost more than the answer.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../../errors.js';
 import { Workspace } from '../../host/call-scope.js';
 import { erasePack } from '../../host/pack.js';
 import { runTool } from '../../host/tool-run.js';
+import type { ParsedCacheOptions } from '../../packs/decisions/corpus/load/parsed-cache.js';
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
 import { MAX_FILES } from '../../packs/decisions/tools/context.js';
+import { stateDir, stateDirProblem } from '../../protocol/state-dir.js';
+import { IDENTITY } from '../identity.js';
 import { type ChangeSet, changedFiles } from './changed-files.js';
 import type { ResolvedWorkspace } from './options.js';
 
@@ -27,7 +33,12 @@ export async function withLocalTools<T>(
   use: (call: LocalCall, state: DecisionsState) => Promise<T>,
 ): Promise<T> {
   const pack = erasePack(
-    createDecisionsPack({ decisionsDir: resolved.decisionsDir, watch: false, deferSearchIndex: true }),
+    createDecisionsPack({
+      decisionsDir: resolved.decisionsDir,
+      watch: false,
+      deferSearchIndex: true,
+      parsedCache: parsedCacheOptions(),
+    }),
   );
   const workspace = new Workspace(resolved.root);
   try {
@@ -44,6 +55,24 @@ export async function withLocalTools<T>(
     }, workspace.stateOf(pack) as DecisionsState);
   } finally {
     workspace.close();
+  }
+}
+
+/**
+ * Where one-shot runs keep their parses (the state dir's cache/), unless
+ * MOOR_RECORD_CACHE=off or the state dir is one moor must not trust. The
+ * build is moor's version and the modification time of this module's file,
+ * so a rebuilt moor never reads what another build parsed.
+ */
+export function parsedCacheOptions(env: NodeJS.ProcessEnv = process.env): ParsedCacheOptions | undefined {
+  if (env.MOOR_RECORD_CACHE?.trim().toLowerCase() === 'off') return undefined;
+  const dir = stateDir(env);
+  try {
+    if (fs.existsSync(dir) && stateDirProblem(dir) !== undefined) return undefined;
+    const built = fs.statSync(fileURLToPath(import.meta.url)).mtimeMs;
+    return { dir: path.join(dir, 'cache'), build: `${IDENTITY.version}:${built}` };
+  } catch {
+    return undefined;
   }
 }
 

@@ -15,6 +15,7 @@ import {
   listedLogs,
   readListedDirs,
 } from './corpus/find/discover-logs.js';
+import type { ParsedCacheOptions } from './corpus/load/parsed-cache.js';
 import { type DecisionLog, LogSet } from './corpus/logs/log-set.js';
 import { namespacedPath } from './corpus/logs/logged-decision.js';
 import { decisionUriOf } from './decision-uri.js';
@@ -26,6 +27,8 @@ export interface DecisionsOptions {
   readonly watch: boolean;
   /** Index for search on the first search, not at load (one-shot CLI calls: most never search). */
   readonly deferSearchIndex?: boolean | undefined;
+  /** Reuse the last one-shot run's parses of unchanged records (the CLI's state dir; never the daemon). */
+  readonly parsedCache?: ParsedCacheOptions | undefined;
   /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
   readonly allowWrites?: boolean | undefined;
   /** How long a burst of file changes must be quiet before it is announced (default 100 ms). */
@@ -91,6 +94,7 @@ export function openDecisions(
       corpusDir: found.dir,
       watch: options.watch,
       deferSearchIndex: options.deferSearchIndex,
+      parsedCache: options.parsedCache,
       ...(announcer === undefined ? {} : { onChange: (changes) => announcer.note(changes) }),
     });
     return {
@@ -143,6 +147,7 @@ function openLogs(
           corpusDir: place.dir,
           watch: options.watch,
           deferSearchIndex: options.deferSearchIndex,
+          parsedCache: options.parsedCache,
           ...(announcer === undefined
             ? {}
             : { onChange: (c: CorpusChanges) => announcer.note(prefixed(place.name, c)) }),

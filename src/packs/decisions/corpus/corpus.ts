@@ -13,6 +13,7 @@ import { folderIndexesAbove, inspect, type ScanContext, walk } from './find/scan
 import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
 import { shouldSplit, WorkerShare } from './load/parallel.js';
+import { type ParsedCacheOptions, ParsedRecordCache } from './load/parsed-cache.js';
 import { RecordStore, type RefreshStats } from './load/records.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
 import { loadNavTitles } from './read/nav.js';
@@ -48,6 +49,8 @@ export interface LoadOptions {
    * for one-shot commands, most of which never search.
    */
   readonly deferSearchIndex?: boolean | undefined;
+  /** Reuse the last one-shot run's parses of unchanged files, and keep this run's (parsed-cache.ts). */
+  readonly parsedCache?: ParsedCacheOptions | undefined;
 }
 
 /** Corpus-relative paths of the decisions one refresh added, changed and removed. */
@@ -79,7 +82,7 @@ export class Corpus implements DecisionCorpus {
   private watcher: CorpusWatcher | null = null;
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
-  private readonly parallel: boolean | undefined;
+  private parallel: boolean | undefined;
   /** Corpus-relative folders seen by the last walks: only their removal needs a sweep of the records. */
   private readonly folders = new Set<string>();
   /** The corpus folder's device and inode as last read: another value means the folder was replaced. */
@@ -111,10 +114,12 @@ export class Corpus implements DecisionCorpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
+    const parsedCache =
+      options.parsedCache === undefined ? undefined : new ParsedRecordCache(options.parsedCache, dir);
     this.store = new RecordStore(
       root,
       dir,
-      { watched: options.watch === true, deferSearch: options.deferSearchIndex === true },
+      { watched: options.watch === true, deferSearch: options.deferSearchIndex === true, parsedCache },
       (readPath) => this.markDirty(readPath),
     );
     this.derived = new DerivedState(root, dir);
@@ -132,7 +137,10 @@ export class Corpus implements DecisionCorpus {
         this.recheck.unref();
       }
     }
+    // Remembered parses are cheaper than a worker's start: a cache in use loads on this thread.
+    if (parsedCache?.holdsEntries === true) this.parallel = false;
     const { dirs } = this.rescan();
+    parsedCache?.save();
     this.governance = this.settle().governance;
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
     this.onChange = options.onChange;

@@ -15,6 +15,7 @@ import { DecisionSearch } from '../search/search.js';
 import { BodyCache } from './body-cache.js';
 import { Fingerprint } from './fingerprint.js';
 import { LazyDecision } from './lazy-decision.js';
+import type { ParsedRecordCache } from './parsed-cache.js';
 import type { PreparedBatch } from './prepare.js';
 
 export interface FileRecord {
@@ -66,12 +67,20 @@ export class RecordStore {
    * `watched`: a watcher keeps records fresh, so bodies need no per-read
    * stamp check; `deferSearch`: index for search on the first search.
    */
+  /** The parses of the last one-shot run (parsed-cache.ts), when this load may use them. */
+  private readonly parsedCache: ParsedRecordCache | undefined;
+
   constructor(
     root: string,
     corpusDir: string,
-    options: { readonly watched: boolean; readonly deferSearch: boolean },
+    options: {
+      readonly watched: boolean;
+      readonly deferSearch: boolean;
+      readonly parsedCache?: ParsedRecordCache | undefined;
+    },
     onStale: (readPath: string) => void,
   ) {
+    this.parsedCache = options.parsedCache;
     this.search = new DecisionSearch({ deferred: options.deferSearch });
     this.bodies = new BodyCache(onStale, !options.watched);
     const rel = toPosix(path.relative(root, corpusDir));
@@ -123,6 +132,7 @@ export class RecordStore {
       return;
     }
     if (old !== undefined && statStamp(e.readPath) === old.stamp) return;
+    if (old === undefined && this.parsedCache !== undefined && this.applyCached(e, rel)) return;
     const read = readRecord(e.readPath);
     if (read.kind === 'gone') {
       this.drop(e.corpusPath);
@@ -145,9 +155,33 @@ export class RecordStore {
     // A file that just changed is likely to be asked for next.
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
     const record = { stamp, decision: parsed.decision, problems: parsed.problems };
-    // Hashed only here (a refresh), never in a cold load: the announcer tells a rewrite with the same text apart.
+    // The announcer tells a rewrite with the same text apart by this hash.
     const version = createHash('sha1').update(read.text).digest('base64');
+    this.parsedCache?.remember(e.corpusPath, {
+      stamp,
+      rel,
+      nav: this.navTitles.get(e.corpusPath) ?? null,
+      // Own fields only, copied now: the corpus settles some of them (dates) after the load.
+      decision: parsed.decision === null ? null : { ...parsed.decision },
+      problems: parsed.problems,
+      from: parsed.contentStart,
+      version,
+    });
     this.set(e.corpusPath, record, (d) => this.search.upsert(d, parsed.body, parsed.contentStart), version);
+  }
+
+  /** A new file the last run parsed as it is now: its record from the cache, its body left on disk. */
+  private applyCached(e: ScanEntry & { kind: 'file' }, rel: string): boolean {
+    const stamp = statStamp(e.readPath);
+    if (stamp === null) return false;
+    const hit = this.parsedCache?.lookup(e.corpusPath, stamp, rel, this.navTitles.get(e.corpusPath));
+    if (hit === undefined) return false;
+    const decision =
+      hit.decision === null ? null : new LazyDecision(hit.decision, this.bodies, e.readPath, stamp);
+    const record = { stamp, decision, problems: hit.problems };
+    // The body the index reads is the one the file holds (its stamp unchanged): read when indexed.
+    this.set(e.corpusPath, record, (d) => this.search.upsert(d, () => d.body, hit.from), hit.version);
+    return true;
   }
 
   /** Workspace-relative path of a corpus path. */

@@ -46,7 +46,8 @@ const DEFAULT_LIMIT = 10;
 /** A document waiting to be indexed (see `deferred`). */
 interface PendingDoc {
   readonly decision: Decision;
-  readonly body: string;
+  /** The body, or how to read it when the document is indexed. */
+  readonly body: string | (() => string);
   readonly from: number;
 }
 
@@ -83,13 +84,13 @@ export class DecisionSearch {
    * now (decision.body may load lazily) and `from` where the searchable part
    * starts, after the title line.
    */
-  upsert(d: Decision, body: string, from: number): void {
+  upsert(d: Decision, body: string | (() => string), from: number): void {
     if (this.deferred) {
       if (this.commitPending) this.flush();
       this.pending.push({ decision: d, body, from });
       return;
     }
-    this.indexNow(d, body, from);
+    this.indexNow(d, typeof body === 'string' ? body : body(), from);
   }
 
   private indexNow(d: Decision, body: string, from: number): void {
@@ -160,7 +161,7 @@ export class DecisionSearch {
     const commit = this.commitPending;
     this.pending = [];
     this.commitPending = false;
-    for (const p of queue) this.indexNow(p.decision, p.body, p.from);
+    for (const p of queue) this.indexNow(p.decision, typeof p.body === 'string' ? p.body : p.body(), p.from);
     if (commit) this.commitNow();
   }
 

@@ -1,0 +1,177 @@
+/**
+ * What parsing each record gave, kept between one-shot runs: a git hook's
+ * `moor decisions check` on an unchanged corpus reads a stat per file and
+ * this one file, instead of reading and parsing every record again.
+ *
+ * An entry is used only for a file whose stamp (size, mtime, inode), path,
+ * navigation title and build are exactly those it was parsed with; anything
+ * else is parsed as if there were no cache. The file is a cache, never a
+ * source of truth: one that does not parse, has the wrong shape, or was
+ * written by another build or for another folder is ignored and replaced.
+ * It is written (atomically, 0600) only when the load parsed something or
+ * a record went away, and a write that fails is dropped silently.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Problem } from '../model.js';
+import type { PlainDecision } from './lazy-decision.js';
+
+/** Where the cache files live and which build may read them (the CLI's state dir and moor's build). */
+export interface ParsedCacheOptions {
+  readonly dir: string;
+  /** moor's version and build identity: a cache another build wrote is never read. */
+  readonly build: string;
+}
+
+export interface ParsedEntry {
+  readonly stamp: string;
+  readonly rel: string;
+  readonly nav: string | null;
+  readonly decision: PlainDecision | null;
+  readonly problems: readonly Problem[];
+  /** Where the text the search index reads starts in the body. */
+  readonly from: number;
+  /** A hash of the file's text (what a refresh's announcer compares). */
+  readonly version: string;
+}
+
+const FORMAT = 1;
+
+interface CacheFile {
+  readonly format: number;
+  readonly build: string;
+  readonly corpusDir: string;
+  readonly records: Record<string, ParsedEntry>;
+}
+
+export class ParsedRecordCache {
+  readonly file: string;
+  readonly #options: ParsedCacheOptions;
+  readonly #corpusDir: string;
+  readonly #stored: ReadonlyMap<string, ParsedEntry>;
+  /** The entries of this load: what the next run may use. */
+  readonly #seen = new Map<string, ParsedEntry>();
+  #parsed = 0;
+  #hits = 0;
+
+  constructor(options: ParsedCacheOptions, corpusDir: string) {
+    this.#options = options;
+    this.#corpusDir = corpusDir;
+    const name = createHash('sha1').update(corpusDir).digest('hex').slice(0, 16);
+    this.file = path.join(options.dir, `records-${name}.json`);
+    this.#stored = readCache(this.file, options.build, corpusDir);
+  }
+
+  /** Whether the file held entries this build can use. */
+  get holdsEntries(): boolean {
+    return this.#stored.size > 0;
+  }
+
+  /** Records taken from the cache and records parsed, in this load (tests, the bench). */
+  get stats(): { hits: number; parsed: number } {
+    return { hits: this.#hits, parsed: this.#parsed };
+  }
+
+  /** The stored parse of `corpusPath`, when it was made of exactly this file. */
+  lookup(corpusPath: string, stamp: string, rel: string, nav: string | undefined): ParsedEntry | undefined {
+    const entry = this.#stored.get(corpusPath);
+    if (entry === undefined || entry.stamp !== stamp || entry.rel !== rel || entry.nav !== (nav ?? null))
+      return undefined;
+    this.#hits += 1;
+    this.#seen.set(corpusPath, entry);
+    return entry;
+  }
+
+  /** A record this load parsed (its plain fields as parsed, before the corpus settles anything). */
+  remember(corpusPath: string, entry: ParsedEntry): void {
+    this.#parsed += 1;
+    this.#seen.set(corpusPath, entry);
+  }
+
+  /** Writes the cache when this load differs from what was stored. */
+  save(): void {
+    if (this.#parsed === 0 && this.#seen.size === this.#stored.size) return;
+    const body: CacheFile = {
+      format: FORMAT,
+      build: this.#options.build,
+      corpusDir: this.#corpusDir,
+      records: Object.fromEntries(this.#seen),
+    };
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    try {
+      fs.mkdirSync(this.#options.dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(temporary, JSON.stringify(body), { mode: 0o600 });
+      fs.renameSync(temporary, this.file);
+    } catch {
+      // A cache that cannot be written costs the next run a parse, nothing more.
+      fs.rmSync(temporary, { force: true });
+    }
+  }
+}
+
+/** The stored entries, or none when the file is missing, unreadable, foreign or malformed. */
+function readCache(file: string, build: string, corpusDir: string): ReadonlyMap<string, ParsedEntry> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return new Map();
+  }
+  if (
+    !isObject(parsed) ||
+    parsed.format !== FORMAT ||
+    parsed.build !== build ||
+    parsed.corpusDir !== corpusDir
+  )
+    return new Map();
+  const records = parsed.records;
+  if (!isObject(records)) return new Map();
+  const entries = new Map<string, ParsedEntry>();
+  for (const [corpusPath, entry] of Object.entries(records)) {
+    // One entry of the wrong shape and the file is not one this build wrote: trust none of it.
+    if (!isEntry(entry)) return new Map();
+    entries.set(corpusPath, entry);
+  }
+  return entries;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const DECISION_STRINGS = [
+  'id',
+  'slug',
+  'path',
+  'corpusPath',
+  'title',
+  'status',
+  'statusRaw',
+  'format',
+] as const;
+const DECISION_LISTS = ['deciders', 'consulted', 'informed', 'tags', 'governs'] as const;
+
+function isEntry(value: unknown): value is ParsedEntry {
+  if (!isObject(value)) return false;
+  if (typeof value.stamp !== 'string' || typeof value.rel !== 'string' || typeof value.version !== 'string')
+    return false;
+  if (!(value.nav === null || typeof value.nav === 'string')) return false;
+  if (!Number.isSafeInteger(value.from) || !Array.isArray(value.problems)) return false;
+  if (
+    !value.problems.every((p) => isObject(p) && typeof p.path === 'string' && typeof p.message === 'string')
+  )
+    return false;
+  const d = value.decision;
+  if (d === null) return true;
+  if (!isObject(d)) return false;
+  if (!DECISION_STRINGS.every((key) => typeof d[key] === 'string')) return false;
+  if (!DECISION_LISTS.every((key) => Array.isArray(d[key]) && d[key].every((v) => typeof v === 'string')))
+    return false;
+  if (!(d.number === null || Number.isSafeInteger(d.number))) return false;
+  if (!(d.date === null || typeof d.date === 'string')) return false;
+  return (
+    isObject(d.links) &&
+    ['supersedes', 'supersededBy', 'amends', 'amendedBy'].every((k) => Array.isArray(d.links?.[k as never]))
+  );
+}
