@@ -4,11 +4,19 @@
  * which decisions the staged files fall under, a CI job which decisions a
  * branch touches.
  */
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { MoorError } from '../../errors.js';
 
-const run = promisify(execFile);
+/** git, through node:child_process loaded when first asked: most one-shot commands never run git. */
+async function run(
+  file: string,
+  args: readonly string[],
+  options: import('node:child_process').ExecFileOptions,
+): Promise<{ stdout: string; stderr: string }> {
+  const { execFile } = await import('node:child_process');
+  const result = await promisify(execFile)(file, args, { ...options, encoding: 'utf8' });
+  return { stdout: String(result.stdout), stderr: String(result.stderr) };
+}
 
 export type ChangeSet = { readonly kind: 'staged' } | { readonly kind: 'since'; readonly ref: string };
 

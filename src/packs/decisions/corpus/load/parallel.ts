@@ -9,7 +9,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { MessagePort, Worker } from 'node:worker_threads';
+
+type WorkerThreads = typeof import('node:worker_threads');
+let threads: WorkerThreads | undefined;
+
+/** node:worker_threads, loaded at the first split: a one-shot command on a small corpus never pays for it. */
+function workerThreads(): WorkerThreads {
+  threads ??= createRequire(import.meta.url)('node:worker_threads') as WorkerThreads;
+  return threads;
+}
 import type { PreparedBatch, PrepareEntry } from './prepare.js';
 
 /** Below this many files one thread is fast enough, and a worker's start-up would not pay off. */
@@ -57,6 +67,7 @@ export class WorkerShare {
     if (!existsSync(fileURLToPath(WORKER_URL))) return null;
     try {
       const flag = new Int32Array(new SharedArrayBuffer(4));
+      const { MessageChannel, Worker } = workerThreads();
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(WORKER_URL, { workerData: { port: port2, flag }, transferList: [port2] });
       worker.unref();
@@ -92,7 +103,7 @@ export class WorkerShare {
       if (left <= 0 || Atomics.wait(this.flag, 0, 0, left) === 'timed-out') break;
     }
     const ok = Atomics.load(this.flag, 0) === 1;
-    const message = ok ? receiveMessageOnPort(this.port) : undefined;
+    const message = ok ? workerThreads().receiveMessageOnPort(this.port) : undefined;
     this.port.close();
     if (!ok) void this.worker.terminate();
     const batch = message?.message as PreparedBatch | { error: string } | undefined;
