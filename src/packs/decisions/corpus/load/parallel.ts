@@ -7,10 +7,12 @@
  * share itself.
  */
 import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
 import type { MessagePort, Worker } from 'node:worker_threads';
+
+import type { PreparedBatch, PrepareEntry } from './prepare.js';
 
 type WorkerThreads = typeof import('node:worker_threads');
 let threads: WorkerThreads | undefined;
@@ -20,7 +22,6 @@ function workerThreads(): WorkerThreads {
   threads ??= createRequire(import.meta.url)('node:worker_threads') as WorkerThreads;
   return threads;
 }
-import type { PreparedBatch, PrepareEntry } from './prepare.js';
 
 /** Below this many files one thread is fast enough, and a worker's start-up would not pay off. */
 export const PARALLEL_THRESHOLD = 1500;
