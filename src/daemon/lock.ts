@@ -1,6 +1,7 @@
 /**
- * One daemon per state dir: an O_EXCL lockfile holding the owner's pid, kept
- * open by the owner for as long as it runs.
+ * One daemon per state dir: a lockfile holding the owner's pid, created
+ * exclusively (a hard link of a file already holding the pid, so it is never
+ * empty) and kept open by the owner for as long as it runs.
  *
  * A live pid alone proves nothing (pids are recycled, and any process may
  * carry "daemon" in its command line), so ownership is proven: the pid must
@@ -55,8 +56,42 @@ function unusable(action: string, file: string, error: unknown): MoorError {
   });
 }
 
-/** Creates `file` holding `pid`; returns its still-open descriptor, or undefined when it exists. */
+/** Link errors that mean "this filesystem has no hard links", not "the lock exists". */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS']);
+
+/**
+ * Creates `file` holding `pid`; returns its still-open descriptor, or
+ * undefined when it exists. The file is never seen empty: the pid is written
+ * to a private staging file first, which is then hard-linked into place (a
+ * link, like O_EXCL, fails when the name exists). An empty lock would be a
+ * starter between create and write, and a starter descheduled there looked
+ * stale to the others: two daemons then each believed they held the lock.
+ */
 function createExclusive(file: string, pid: number): number | undefined {
+  const staging = `${file}.${pid}.${Math.random().toString(36).slice(2, 10)}`;
+  let fd: number;
+  try {
+    fd = fs.openSync(staging, EXCLUSIVE, 0o600);
+  } catch (error) {
+    throw unusable('create the lock file', staging, error);
+  }
+  try {
+    fs.writeSync(fd, `${pid}\n`);
+    fs.linkSync(staging, file);
+    return fd;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    fs.closeSync(fd);
+    if (code === 'EEXIST') return undefined;
+    if (NO_HARD_LINKS.has(code)) return createInPlace(file, pid);
+    throw unusable('create the lock file', file, error);
+  } finally {
+    unlinkQuietly(staging);
+  }
+}
+
+/** Where hard links are refused: O_EXCL on the name itself (briefly empty; see EMPTY_LOCK_GRACE_MS). */
+function createInPlace(file: string, pid: number): number | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, EXCLUSIVE, 0o600);
@@ -71,6 +106,34 @@ function createExclusive(file: string, pid: number): number | undefined {
     throw unusable('write the lock file', file, error);
   }
   return fd;
+}
+
+/**
+ * How long an empty lock file counts as a starter still writing its pid (one
+ * on a filesystem without hard links, or an older moor). Only an empty file
+ * older than this is stale: however long a starter is descheduled between
+ * create and write, a few milliseconds of patience were never proof.
+ */
+export const EMPTY_LOCK_GRACE_MS = 2000;
+
+function emptyAndFresh(file: string, now = Date.now()): boolean {
+  try {
+    const stat = fs.lstatSync(file);
+    return stat.size === 0 && now - stat.mtimeMs < EMPTY_LOCK_GRACE_MS;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `file` is still the file behind our descriptor `fd` (same inode). */
+function isOurs(file: string, fd: number): boolean {
+  try {
+    const mine = fs.fstatSync(fd);
+    const there = fs.lstatSync(file);
+    return mine.ino === there.ino && mine.dev === there.dev;
+  } catch {
+    return false;
+  }
 }
 
 function unlinkQuietly(file: string): void {
@@ -114,22 +177,20 @@ export function acquireLock(file: string, options: LockOptions = {}): LockResult
     const owner = readPid(file);
     if (owner === pid) return held(fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW));
     if (owner !== undefined && isHeld(owner)) return { acquired: false, ownerPid: owner };
-    if (owner === undefined) {
-      // Being written right now by a winner between create and write: look again shortly.
-      sleepSync(5);
-      if (readPid(file) === undefined) {
-        // Still empty: a starter died between create and write. Treat as stale below.
-      } else continue;
-    }
-    // Stale: take it over under the takeover file.
-    const takeoverFd = createExclusive(takeover, pid);
-    if (takeoverFd === undefined) {
-      const holder = readPid(takeover);
-      if (holder !== undefined && holder !== pid && !isAliveProcess(holder)) unlinkQuietly(takeover);
+    if (owner === undefined && !fs.existsSync(file)) continue; // released meanwhile: try to create it
+    if (owner === undefined && emptyAndFresh(file)) {
+      // A starter between create and write: it holds the lock, we just cannot read whose it is yet.
       sleepSync(5);
       continue;
     }
-    fs.closeSync(takeoverFd);
+    // Stale: take it over under the takeover file, which its holder keeps open while it works.
+    const takeoverFd = createExclusive(takeover, pid);
+    if (takeoverFd === undefined) {
+      const holder = readPid(takeover);
+      if (holder !== undefined && holder !== pid && !holdsLock(holder, takeover)) unlinkQuietly(takeover);
+      sleepSync(5);
+      continue;
+    }
     try {
       const again = readPid(file);
       if (again === owner) {
@@ -138,7 +199,9 @@ export function acquireLock(file: string, options: LockOptions = {}): LockResult
         if (won !== undefined) return held(won);
       }
     } finally {
-      unlinkQuietly(takeover);
+      // Only our own: a takeover file someone else made after ours was judged stale is theirs.
+      if (isOurs(takeover, takeoverFd)) unlinkQuietly(takeover);
+      fs.closeSync(takeoverFd);
     }
   }
   const owner = readPid(file);

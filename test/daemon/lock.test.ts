@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireLock, holdsLock, isAliveProcess, readPid } from '../../src/daemon/lock.js';
+import {
+  acquireLock,
+  EMPTY_LOCK_GRACE_MS,
+  holdsLock,
+  isAliveProcess,
+  readPid,
+} from '../../src/daemon/lock.js';
 import { holdsFileOpen } from '../../src/protocol/process-liveness.js';
 
 const dirs: string[] = [];
@@ -58,6 +64,37 @@ describe('acquireLock', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     if (lock.acquired) lock.release();
     expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it('a lock still empty (its starter between create and write) is not taken over', () => {
+    const file = lockFile();
+    // What a starter descheduled between creating the file and writing its pid leaves for a moment.
+    const writer = fs.openSync(file, 'wx', 0o600);
+    try {
+      expect(acquireLock(file, { pid: 5555 })).toEqual({ acquired: false, ownerPid: 0 });
+      expect(fs.readFileSync(file, 'utf8')).toBe('');
+      expect(fs.fstatSync(writer).ino).toBe(fs.statSync(file).ino);
+    } finally {
+      fs.closeSync(writer);
+    }
+  });
+
+  it('an empty lock older than the grace period is stale: taken over', () => {
+    const file = lockFile();
+    fs.writeFileSync(file, '');
+    const old = (Date.now() - EMPTY_LOCK_GRACE_MS - 5000) / 1000;
+    fs.utimesSync(file, old, old);
+    const lock = acquireLock(file, { pid: 6666 });
+    expect(lock.acquired).toBe(true);
+    expect(readPid(file)).toBe(6666);
+  });
+
+  it('leaves nothing but the lock in the state dir, the pid in it', () => {
+    const file = lockFile();
+    const lock = acquireLock(file, { pid: 7777 });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['daemon.lock']);
+    expect(fs.readFileSync(file, 'utf8')).toBe('7777\n');
+    if (lock.acquired) lock.release();
   });
 
   it('a live owner keeps it', () => {

@@ -3,10 +3,18 @@
  * Every proxy starts a daemon each time (one wins the lock); none of those
  * starts failed, so no proxy may refuse a call with "could not be started"
  * while a daemon serves. Every read-only call is answered, correctly, once.
+ * After each kill exactly one daemon is left, the one the incarnation names.
  * Real processes; each replacement is awaited by observable state.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupAll, incarnationPid, isAlive, makeState, waitFor } from '../daemon/harness.js';
+import {
+  cleanupAll,
+  daemonProcesses,
+  incarnationPid,
+  isAlive,
+  makeState,
+  waitFor,
+} from '../daemon/harness.js';
 import { type Msg, ProxyClient } from '../proxy/proxy-client.js';
 
 afterEach(cleanupAll);
@@ -62,6 +70,23 @@ describe('kill -9 of a daemon five proxies share', () => {
         expect(got.result?.structuredContent).toMatchObject({ number });
         expect(c.responses(list)).toHaveLength(1);
         expect(c.responses(get)).toHaveLength(1);
+      }
+      if (round % 2 === 1) {
+        // Of the daemons the proxies started, the losers of the lock leave: one serves, the one the
+        // incarnation names. Two that both believed they held the lock would both stay.
+        await waitFor(
+          'one daemon left, the one the incarnation names',
+          () => {
+            const live = daemonProcesses(state).filter(isAlive);
+            return live.length === 1 && live[0] === incarnationPid(state) ? true : undefined;
+          },
+          20_000,
+        ).catch((error: unknown) => {
+          const live = daemonProcesses(state).filter(isAlive);
+          throw new Error(
+            `${(error as Error).message}: live ${live.join(', ')}, incarnation ${incarnationPid(state)}`,
+          );
+        });
       }
     }
     expect(kills).toBe(KILLS);
