@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { McpServerFactory } from '@modelcontextprotocol/server';
 import { type DaemonConfig, startDaemon } from '../daemon/daemon.js';
 import { createDaemonLog, type DaemonLog } from '../daemon/logger.js';
@@ -18,6 +19,7 @@ import { createDecisionsPack } from '../packs/decisions/pack.js';
 import type { DecisionsState } from '../packs/decisions/state.js';
 import { createTestingPack } from '../packs/testing/pack.js';
 import { createTasksTestPack, TASKS_CONFORMANCE_PACK } from '../packs/testing-tasks/pack.js';
+import { HTTP_LISTENER_FD_ENV } from '../protocol/handoff.js';
 import type { DaemonStatus, SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { type RoomKey, Rooms, roomId } from '../sessions/rooms.js';
@@ -76,6 +78,8 @@ async function composeDaemon(
   releaseLock: () => void,
   log: DaemonLog,
 ): Promise<DaemonProcess> {
+  // Taken before anything else runs: the environment must not carry it into daemons this one starts.
+  const handedListener = takeHandedListener();
   const { logger } = log;
   const testPack = process.env.MOOR_TEST_PACK === '1';
   const policy = createWorkspacePolicy({ allowedRoots: options.allowedRoots });
@@ -278,6 +282,7 @@ async function composeDaemon(
     }),
     ...(observability.observer !== undefined ? { observer: observability.observer } : {}),
     ...(metrics !== undefined ? { metrics: () => metrics.text() } : {}),
+    httpListenerFd: () => http?.listenerFd(),
     onStopping: async () => {
       await http?.close(options.graceMs);
     },
@@ -285,7 +290,10 @@ async function composeDaemon(
       gate = daemon.gate;
       statusSnapshot = daemon.status;
       const { incarnation } = daemon;
-      if (!options.http) return;
+      if (!options.http) {
+        if (handedListener !== undefined) fs.closeSync(handedListener);
+        return;
+      }
       // Loaded only when asked for: a socket-only daemon (what proxies start) starts faster without it.
       const { startHttpEndpoint } = await import('../http/endpoint.js');
       let token = options.http.token;
@@ -304,6 +312,7 @@ async function composeDaemon(
       http = await startHttpEndpoint({
         host: options.http.host,
         port: options.http.port,
+        inheritedListenerFd: handedListener,
         ...(token !== undefined ? { token } : {}),
         ...(httpTokenFile !== null ? { tokenFile: httpTokenFile } : {}),
         maxConnections: options.http.maxConnections,
@@ -368,4 +377,17 @@ async function composeDaemon(
     httpToken,
     workspace: defaults.root,
   };
+}
+
+/**
+ * The HTTP listening socket the daemon before this one handed over, if it did
+ * (the environment names its descriptor). Read once and removed, so that no
+ * daemon this one starts later takes its own fd 3 for a socket.
+ */
+function takeHandedListener(): number | undefined {
+  const named = process.env[HTTP_LISTENER_FD_ENV];
+  delete process.env[HTTP_LISTENER_FD_ENV];
+  if (named === undefined) return undefined;
+  const fd = Number.parseInt(named, 10);
+  return Number.isSafeInteger(fd) && fd > 2 ? fd : undefined;
 }

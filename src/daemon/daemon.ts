@@ -50,6 +50,8 @@ export interface DaemonConfig {
   metrics?(): Promise<string>;
   /** Runs after every connection closed (rooms, HTTP). */
   onStopped?(): Promise<void> | void;
+  /** The HTTP listening socket's descriptor, which a handoff hands to the successor it starts. */
+  httpListenerFd?(): number | undefined;
   /** Runs when shutdown begins, while in-flight requests drain (e.g. stop the HTTP listener admitting). */
   onStopping?(): Promise<void> | void;
   /** Answers `moor tasks …` control hellos. */
@@ -117,7 +119,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
       successor = beginSuccession({
         paths: config.paths,
         log: (message) => logger.warn(message),
-        ...(binary ? { binary } : {}),
+        ...(binary ? { binary, httpListenerFd: config.httpListenerFd?.() } : {}),
       });
       void shutdown(`handoff to moor ${version}`);
     },

@@ -3,14 +3,23 @@
  * a newer proxy's handoff it starts the successor itself, from the verified
  * binary and with its own command line, as soon as the handoff is agreed (it
  * loads while the old one drains, then takes the lock the moment it is free), so the HTTP address, the store and
- * the limits carry over. For a takeover (a foreground `moor daemon run`) the
+ * the limits carry over. It hands the successor its HTTP listening socket
+ * too: connections made while the old one drains and the new one starts wait
+ * in that socket's queue and are answered by the successor, never refused.
+ * For a takeover (a foreground `moor daemon run`) the
  * asker is the successor. Either way, when no successor answers in time the
  * old daemon starts its own binary again: a handoff never leaves the state
  * dir without a daemon.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { DAEMON_NODE_FLAGS, spawnDaemonProcess } from '../protocol/daemon-link.js';
-import { clearHandoffMarker, SUCCESSOR_OF_ENV } from '../protocol/handoff.js';
+import {
+  clearHandoffMarker,
+  HTTP_LISTENER_FD,
+  HTTP_LISTENER_FD_ENV,
+  SUCCESSOR_OF_ENV,
+} from '../protocol/handoff.js';
+import { isAliveProcess } from '../protocol/process-liveness.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { readIncarnation } from './state.js';
 
@@ -22,6 +31,8 @@ export interface Succession {
   readonly paths: StatePaths;
   /** The verified CLI entry of the successor, when this daemon starts it. */
   readonly binary?: string;
+  /** This daemon's HTTP listening socket, handed to the successor it starts. */
+  readonly httpListenerFd?: number | undefined;
   readonly log: (message: string) => void;
   readonly waitMs?: number;
 }
@@ -56,21 +67,36 @@ export interface Successor {
  * waits for the lock (it knows this pid from its environment).
  */
 export function beginSuccession(succession: Succession): Successor {
-  const { paths, binary, log } = succession;
+  const { paths, binary, log, httpListenerFd } = succession;
   let exited = false;
+  let successor: number | undefined;
   if (binary !== undefined)
-    spawnDaemonProcess(
+    successor = spawnDaemonProcess(
       paths,
       sameCommandLine(binary),
       process.cwd(),
       () => {
         exited = true;
       },
-      { [SUCCESSOR_OF_ENV]: String(process.pid) },
+      {
+        [SUCCESSOR_OF_ENV]: String(process.pid),
+        ...(httpListenerFd !== undefined ? { [HTTP_LISTENER_FD_ENV]: String(HTTP_LISTENER_FD) } : {}),
+      },
+      httpListenerFd,
     );
   return {
     async settled() {
       if (await successorUp(paths, succession.waitMs ?? SUCCESSOR_WAIT_MS, () => exited)) return;
+      // One that is alive but never came up would keep the HTTP socket it was handed: the daemon
+      // started again below could not bind the port.
+      if (successor !== undefined && !exited && isAliveProcess(successor)) {
+        log(`the successor (pid ${successor}) did not come up: stopping it`);
+        try {
+          process.kill(successor, 'SIGKILL');
+        } catch {
+          // gone meanwhile
+        }
+      }
       log('no successor came up: starting this daemon again');
       clearHandoffMarker(paths.dir);
       const self = process.argv[1];

@@ -16,7 +16,9 @@
  * - the lean path (lean-path.ts), which answers the hot methods of requests it
  *   fully understands with the same bytes, at a fraction of the cost.
  */
+
 import http, { type ServerResponse } from 'node:http';
+import net from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
@@ -48,6 +50,8 @@ import { type HttpLog, sendJson } from './wire.js';
 export interface HttpEndpointOptions extends ScopeSource {
   readonly host: string; // default '127.0.0.1'
   readonly port: number; // 0 = ephemeral
+  /** A listening socket handed over by the daemon before this one: listened on instead of binding. */
+  readonly inheritedListenerFd?: number | undefined;
   /** Bearer token; REQUIRED when host is not loopback. When set, every request must carry it. */
   readonly token?: string;
   /** Where the token lives (the state dir's http.token, or --token-file): a 401 tells clients. */
@@ -102,6 +106,8 @@ export interface HttpEndpoint {
   readonly leanReady: Promise<void>;
   /** Diagnostics: server→client requests (legacy elicitation, sampling) awaiting the client's posted answer. */
   readonly awaitingClient: () => number;
+  /** The listening socket's descriptor (for a handoff's successor); undefined once closed. */
+  listenerFd(): number | undefined;
 }
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
@@ -217,7 +223,7 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
   });
 
   const server = createServer(options, intake.receive, log);
-  await listen(server, host, options.port);
+  await listen(server, host, options.port, options.inheritedListenerFd, log);
   // Primed after start, off the start-up path: the SDK's first requests are slow while cold.
   const leanReady =
     lean === undefined
@@ -233,11 +239,20 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
     url,
     leanReady,
     awaitingClient: () => responseRoutes.size,
+    listenerFd: () => {
+      if (closing) return undefined;
+      const fd = (server as unknown as { _handle?: { fd?: number } | null })._handle?.fd;
+      return typeof fd === 'number' && fd >= 0 ? fd : undefined;
+    },
     close(graceMs: number): Promise<void> {
       closed ??= (async () => {
         closing = true;
-        const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
+        // Stop listening, but not node:http's close, which also drops idle connections: one accepted
+        // a moment ago is idle until its request arrives, and dropping it resets a client that the
+        // successor (or this daemon's 503) could have answered.
+        const serverClosed = new Promise<void>((resolve) =>
+          net.Server.prototype.close.call(server, () => resolve()),
+        );
         await exchanges.whenIdle(graceMs);
         exchanges.interruptWork(graceMs);
         // Listen streams end with their graceful result; any SDK exchange left is aborted.
@@ -245,6 +260,11 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
         await sdk.close();
         const deadline = Date.now() + FLUSH_MS;
         while (exchanges.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        // Connections accepted just before the close get their answer (each ends after it); what
+        // stays is a client's idle keep-alive connection, closed now.
+        const lingerUntil = Date.now() + LINGER_MS;
+        while ((await openConnections(server)) > 0 && Date.now() < lingerUntil)
+          await new Promise((r) => setTimeout(r, 10));
         server.closeAllConnections();
         await serverClosed;
         log('info', 'http: endpoint closed');
@@ -252,6 +272,13 @@ export async function startHttpEndpoint(options: HttpEndpointOptions): Promise<H
       return closed;
     },
   };
+}
+
+/** How long close() lets connections accepted just before it deliver their request and be answered. */
+const LINGER_MS = 250;
+
+function openConnections(server: http.Server): Promise<number> {
+  return new Promise((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)));
 }
 
 /** The node:http server, with the connection cap and the slow-client timeouts. */
@@ -286,7 +313,35 @@ function createServer(
   return server;
 }
 
-function listen(server: http.Server, host: string, port: number): Promise<void> {
+async function listen(
+  server: http.Server,
+  host: string,
+  port: number,
+  inheritedFd: number | undefined,
+  log: HttpLog,
+): Promise<void> {
+  if (inheritedFd !== undefined) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen({ fd: inheritedFd }, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      log(
+        'info',
+        `http: serving on the listening socket the previous daemon handed over (fd ${inheritedFd})`,
+      );
+      return;
+    } catch (error) {
+      // Not a listening socket after all (a stray variable, a closed descriptor): bind as usual.
+      log(
+        'warn',
+        `http: the handed-over socket (fd ${inheritedFd}) cannot be used: ${(error as Error).message}`,
+      );
+    }
+  }
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {

@@ -138,6 +138,9 @@ export class Intake {
 
   /** The node:http request listener. */
   readonly receive = (req: IncomingMessage, res: ServerResponse): void => {
+    // A closing endpoint ends each connection after its answer: the client's next request opens a
+    // new one, which the daemon after this one (a handoff's successor) answers.
+    if (this.#sink.closing) res.shouldKeepAlive = false;
     const guard = this.#originGuard.check(req);
     if (!guard.ok) {
       sendJson(res, 403, entryErrorBody(JsonRpcCode.TransportError, guard.message));

@@ -140,6 +140,8 @@ export function spawnDaemonProcess(
   cwd: string,
   onExit?: (code: number | null) => void,
   env: Record<string, string> = {},
+  /** A descriptor of this process the child gets as its fd 3 (the HTTP listening socket of a handoff). */
+  handedFd?: number,
 ): number | undefined {
   const problem = stateDirProblem(paths.dir);
   if (problem !== undefined) throw new MoorError('STATE_DIR_UNUSABLE', problem);
@@ -154,7 +156,7 @@ export function spawnDaemonProcess(
   try {
     const child = spawn(process.execPath, args, {
       detached: true,
-      stdio: ['ignore', out, out],
+      stdio: handedFd === undefined ? ['ignore', out, out] : ['ignore', out, out, handedFd],
       env: { ...process.env, ...env, MOOR_STATE_DIR: paths.dir },
       cwd,
     });

@@ -14,6 +14,17 @@ import path from 'node:path';
  */
 export const SUCCESSOR_OF_ENV = 'MOOR_SUCCESSOR_OF';
 
+/**
+ * Set in the successor's environment when the old daemon hands it its HTTP
+ * listening socket (as this descriptor number): the successor listens on
+ * that socket instead of binding the port, so during the handoff a client's
+ * connection waits in the socket's queue for the successor and is never
+ * refused.
+ */
+export const HTTP_LISTENER_FD_ENV = 'MOOR_HTTP_LISTENER_FD';
+/** The descriptor the listening socket has in the successor (after stdin, stdout, stderr). */
+export const HTTP_LISTENER_FD = 3;
+
 /** A marker older than this is left over from a handoff that never finished: ignored. */
 export const HANDOFF_MARKER_TTL_MS = 30_000;
 
