@@ -14,10 +14,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { DAEMON_NODE_FLAGS, spawnDaemonProcess } from '../protocol/daemon-link.js';
 import {
-  clearHandoffMarker,
   HTTP_LISTENER_FD,
   HTTP_LISTENER_FD_ENV,
+  readHandoffMarker,
   SUCCESSOR_OF_ENV,
+  writeHandoffMarker,
 } from '../protocol/handoff.js';
 import { isAliveProcess } from '../protocol/process-liveness.js';
 import type { StatePaths } from '../protocol/state-dir.js';
@@ -35,6 +36,8 @@ export interface Succession {
   readonly httpListenerFd?: number | undefined;
   readonly log: (message: string) => void;
   readonly waitMs?: number;
+  /** Starts this daemon again when no successor came up (default: its own binary, same command line). */
+  readonly restart?: () => void;
 }
 
 /**
@@ -69,6 +72,7 @@ export interface Successor {
 export function beginSuccession(succession: Succession): Successor {
   const { paths, binary, log, httpListenerFd } = succession;
   let exited = false;
+  let onExit: (() => void) | undefined;
   let successor: number | undefined;
   if (binary !== undefined)
     successor = spawnDaemonProcess(
@@ -77,6 +81,7 @@ export function beginSuccession(succession: Succession): Successor {
       process.cwd(),
       () => {
         exited = true;
+        onExit?.();
       },
       {
         [SUCCESSOR_OF_ENV]: String(process.pid),
@@ -91,14 +96,24 @@ export function beginSuccession(succession: Succession): Successor {
       // started again below could not bind the port.
       if (successor !== undefined && !exited && isAliveProcess(successor)) {
         log(`the successor (pid ${successor}) did not come up: stopping it`);
+        const gone = new Promise<void>((resolve) => {
+          onExit = resolve;
+        });
         try {
           process.kill(successor, 'SIGKILL');
+          await Promise.race([gone, delay(2000)]);
         } catch {
           // gone meanwhile
         }
       }
       log('no successor came up: starting this daemon again');
-      clearHandoffMarker(paths.dir);
+      // The marker stays, renewed, until the daemon started below listens (it removes it): a proxy
+      // that found no daemon meanwhile would start one of its own, racing this start and, when its
+      // own version is the one that cannot start, spending its restart budget on it.
+      const marker = readHandoffMarker(paths.dir);
+      if (marker !== undefined)
+        writeHandoffMarker(paths.dir, { ...marker, at: Date.now(), startsSuccessor: true });
+      if (succession.restart !== undefined) return succession.restart();
       const self = process.argv[1];
       if (self !== undefined) spawnDaemonProcess(paths, sameCommandLine(self), process.cwd());
     },
