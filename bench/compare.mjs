@@ -45,12 +45,17 @@ function treeFor(ref) {
 const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
 
 function coldLoad(tree, dir) {
-  const script = `const { loadCorpus } = await import(${JSON.stringify(path.join(tree.root, 'dist/packs/decisions/corpus/corpus.js'))});
-const t = performance.now(); loadCorpus({ workspaceRoot: process.argv[1], corpusDir: process.argv[1], watch: false });
-const ms = performance.now() - t; globalThis.gc?.(); console.log(JSON.stringify({ ms, rss: process.memoryUsage().rss / 2 ** 20 }));`;
-  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script, dir], {
-    encoding: 'utf8',
-  });
+  // A script file, not `node -e`: a build whose load worker inherits the parent's flags would
+  // receive the `-e` script too and never report (fixed in parallel.ts, still true of older builds).
+  const script = path.join(BENCH_DIR, `cold-load-${path.basename(tree.root)}.mjs`);
+  fs.writeFileSync(
+    script,
+    `const { loadCorpus } = await import(${JSON.stringify(path.join(tree.root, 'dist/packs/decisions/corpus/corpus.js'))});
+const t = performance.now(); loadCorpus({ workspaceRoot: process.argv[2], corpusDir: process.argv[2], watch: false });
+const ms = performance.now() - t; globalThis.gc?.(); console.log(JSON.stringify({ ms, rss: process.memoryUsage().rss / 2 ** 20 }));
+`,
+  );
+  const out = execFileSync(process.execPath, ['--expose-gc', script, dir], { encoding: 'utf8' });
   return JSON.parse(out);
 }
 

@@ -70,7 +70,13 @@ export class WorkerShare {
       const flag = new Int32Array(new SharedArrayBuffer(4));
       const { MessageChannel, Worker } = workerThreads();
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(WORKER_URL, { workerData: { port: port2, flag }, transferList: [port2] });
+      // No inherited node flags: a loader run under `node -e` would hand the worker that `-e` script
+      // too, which then never reports, and the waiting loader sat out its whole wait limit.
+      const worker = new Worker(WORKER_URL, {
+        workerData: { port: port2, flag },
+        transferList: [port2],
+        execArgv: [],
+      });
       worker.unref();
       // A crash before the worker could report still has to release the waiting loader.
       worker.on('error', () => {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +36,19 @@ describe.skipIf(!hasDist)('two-thread cold load (dist build)', () => {
       expect(view(two)).toEqual(view(one));
     }
   });
+
+  it('a loader under `node -e` gets its worker share (the worker does not inherit the -e script)', () => {
+    // The worker inherited the parent's node flags: under `node -e` it ran that script again
+    // instead of reporting, and the loader waited out its 60 s limit. 20 s here is a hang, not a pace.
+    const script = `const { loadCorpus } = await import(${JSON.stringify(dist)});
+const c = loadCorpus({ workspaceRoot: ${JSON.stringify(MIXED)}, corpusDir: 'docs/decisions', parallel: true, watch: false });
+console.log(c.decisions.length);`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.signal, run.stderr).toBeNull();
+    expect(run.status, run.stderr).toBe(0);
+    expect(Number(run.stdout.trim())).toBeGreaterThan(0);
+  }, 30_000);
 });
