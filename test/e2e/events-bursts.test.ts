@@ -9,6 +9,11 @@
  * `list_changed` is announced at the end of a burst, so it is the fence
  * after which nothing more of the burst can arrive. A truncated file taken
  * for a removal shows up as a missing update or a second list change.
+ * Through the proxy the fence can come early (its check of an earlier push
+ * read the list after this burst's marker moved), so the next burst joins
+ * this one at the daemon and the marker is gone and back within it: the
+ * daemon still tells the list change, because the proxy read the list while
+ * the marker was gone.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

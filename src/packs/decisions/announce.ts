@@ -31,6 +31,14 @@
  * settling now would tell a removal and then an addition where there was
  * one update. The burst is held open for up to `unreadableHoldMs`; a file
  * still unreadable then is settled as it stands.
+ *
+ * Someone may read the list while a burst is open (a proxy checking whether
+ * a push is news, a client re-listing after an earlier notification), and
+ * then holds the list as it stood in the middle of the burst. Its end is
+ * compared with what that reader saw as well: a marker removed and added
+ * back within one burst is no change to a reader who listed before it, but
+ * one to a reader who listed while it was gone, and that reader must hear
+ * it, or it keeps the gap until some later change.
  */
 import type { RoomAnnouncer } from '../../host/pack.js';
 import type { CorpusChanges } from './corpus/corpus.js';
@@ -76,6 +84,8 @@ interface Touched {
   diverged: boolean;
   /** The latest refresh found the file there, but no decision in it. */
   unreadable: boolean;
+  /** A decision as the list last read showed it (its state at the burst's start until a list is read). */
+  listedAs: boolean;
 }
 
 export class ChangeAnnouncer {
@@ -109,6 +119,14 @@ export class ChangeAnnouncer {
     for (const p of changes.removed) this.#touch(p, true, null, unreadable.has(p));
     for (const p of changes.added) this.#touch(p, false, versionOf(p));
     this.#arm(this.#debounceMs);
+  }
+
+  /**
+   * The list was read while this burst is open: its end is compared with
+   * what that read showed too. Call after the refresh that the read saw.
+   */
+  listed(): void {
+    for (const t of this.#touched.values()) t.listedAs = t.now !== null;
   }
 
   #arm(ms: number): void {
@@ -146,6 +164,7 @@ export class ChangeAnnouncer {
       if (t.before && now) {
         if (t.announced === undefined || t.diverged) announce.resourceUpdated(uriOf(p));
       } else if (t.before !== now) listChanged = true;
+      if (t.listedAs !== now) listChanged = true;
     }
     if (listChanged) announce.listChanged('resources');
   }
@@ -154,7 +173,7 @@ export class ChangeAnnouncer {
   #touch(corpusPath: string, before: boolean, now: string | null, unreadable = false): void {
     let t = this.#touched.get(corpusPath);
     if (t === undefined) {
-      t = { before, now, announced: undefined, diverged: false, unreadable };
+      t = { before, now, announced: undefined, diverged: false, unreadable, listedAs: before };
       this.#touched.set(corpusPath, t);
     }
     t.now = now;

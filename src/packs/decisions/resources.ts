@@ -17,7 +17,10 @@ export const decisionResources: ResourceFamily<DecisionsState> = {
   owns: (uri) => uri.startsWith(DECISION_URI_PREFIX),
   list(state) {
     if (state.kind === 'missing') return [];
-    return corpusOf(state).decisions.map((d) => ({
+    const corpus = corpusOf(state);
+    // This reader now holds the list as it stands, perhaps in the middle of a burst of changes.
+    state.announcer?.listed();
+    return corpus.decisions.map((d) => ({
       uri: decisionUri(d),
       name: d.id,
       title: d.title,

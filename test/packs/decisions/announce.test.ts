@@ -128,25 +128,26 @@ describe('ChangeAnnouncer', () => {
   });
 });
 
-describe('ChangeAnnouncer, a file caught between truncate and write', () => {
-  function setup() {
-    const timer = manualTimer();
-    let now = 0;
-    const said: string[] = [];
-    const announcer = new ChangeAnnouncer({
-      announce: {
-        resourceUpdated: (uri) => said.push(`updated ${uri}`),
-        listChanged: (l) => said.push(`list ${l}`),
-      },
-      uriOf: (p) => `decision:///${p}`,
-      timer,
-      debounceMs: 100,
-      unreadableHoldMs: 1000,
-      clock: () => now,
-    });
-    return { timer, said, announcer, advance: (ms: number) => (now += ms) };
-  }
+/** An announcer with a 100 ms quiet period, a 1 s hold, a hand-fired timer and a hand-set clock. */
+function setup() {
+  const timer = manualTimer();
+  let now = 0;
+  const said: string[] = [];
+  const announcer = new ChangeAnnouncer({
+    announce: {
+      resourceUpdated: (uri) => said.push(`updated ${uri}`),
+      listChanged: (l) => said.push(`list ${l}`),
+    },
+    uriOf: (p) => `decision:///${p}`,
+    timer,
+    debounceMs: 100,
+    unreadableHoldMs: 1000,
+    clock: () => now,
+  });
+  return { timer, said, announcer, advance: (ms: number) => (now += ms) };
+}
 
+describe('ChangeAnnouncer, a file caught between truncate and write', () => {
   it('holds the burst open past its quiet period, so the write that follows is one update and the list change comes after it', () => {
     const { timer, said, announcer, advance } = setup();
     // The refresh saw the subscribed file empty (still there, no decision) and a new record beside it.
@@ -183,6 +184,43 @@ describe('ChangeAnnouncer, a file caught between truncate and write', () => {
     const { timer, said, announcer, advance } = setup();
     announcer.note({ added: [], changed: [], removed: ['a.md'], unreadable: [] });
     advance(100);
+    timer.fire();
+    expect(said).toEqual(['list resources']);
+  });
+});
+
+describe('ChangeAnnouncer, a list read while a burst is open', () => {
+  it('a record gone and back within one burst is a list change when the list was read while it was gone', () => {
+    const { timer, said, announcer } = setup();
+    announcer.note({ added: [], changed: [], removed: ['marker.md'] });
+    announcer.listed();
+    announcer.note({ added: ['marker.md'], changed: [], removed: [] });
+    timer.fire();
+    // Rewritten (there at both ends) and, for the reader, also a change of the list.
+    expect(said).toEqual(['updated decision:///marker.md', 'list resources']);
+    said.length = 0;
+
+    // Read before it went and after it came back: the reader's list is the list, so nothing to tell.
+    announcer.listed();
+    announcer.note({ added: [], changed: [], removed: ['marker.md'] });
+    announcer.note({ added: ['marker.md'], changed: [], removed: [] });
+    announcer.listed();
+    timer.fire();
+    expect(said).toEqual(['updated decision:///marker.md']);
+    said.length = 0;
+
+    // Added, read, then removed: the reader saw one that is gone now.
+    announcer.note({ added: ['tmp.md'], changed: [], removed: [] });
+    announcer.listed();
+    announcer.note({ added: [], changed: [], removed: ['tmp.md'] });
+    timer.fire();
+    expect(said).toEqual(['list resources']);
+  });
+
+  it('a record added and then read within one burst is still a list change for those who did not read it', () => {
+    const { timer, said, announcer } = setup();
+    announcer.note({ added: ['new.md'], changed: [], removed: [] });
+    announcer.listed();
     timer.fire();
     expect(said).toEqual(['list resources']);
   });
