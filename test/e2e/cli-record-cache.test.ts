@@ -1,7 +1,8 @@
 /**
  * One-shot `moor decisions …` keeps its parses in the state dir's cache/
  * (src/packs/decisions/corpus/load/parsed-cache.ts). The built binary on
- * every fixture corpus and this repository's own log: each command prints
+ * every fixture corpus and this repository's own log (search included, whose
+ * postings are kept too: search-cache.ts): each command prints
  * the same bytes and exits the same with the cache off, on a first run (that
  * writes it) and on a second (that reads it). The second run really reads
  * it (an entry planted for a file is what is printed while the file's stamp

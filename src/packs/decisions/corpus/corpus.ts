@@ -15,6 +15,7 @@ import { coldLoad } from './load/cold-load.js';
 import { shouldSplit, WorkerShare } from './load/parallel.js';
 import { type ParsedCacheOptions, ParsedRecordCache } from './load/parsed-cache.js';
 import { RecordStore, type RefreshStats } from './load/records.js';
+import { SearchPostingsCache } from './load/search-cache.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from './model.js';
 import { loadNavTitles } from './read/nav.js';
 import { DerivedState } from './resolve/derive.js';
@@ -119,7 +120,13 @@ export class Corpus implements DecisionCorpus {
     this.store = new RecordStore(
       root,
       dir,
-      { watched: options.watch === true, deferSearch: options.deferSearchIndex === true, parsedCache },
+      {
+        watched: options.watch === true,
+        deferSearch: options.deferSearchIndex === true,
+        parsedCache,
+        postingsCache:
+          options.parsedCache === undefined ? undefined : new SearchPostingsCache(options.parsedCache, dir),
+      },
       (readPath) => this.markDirty(readPath),
     );
     this.derived = new DerivedState(root, dir);

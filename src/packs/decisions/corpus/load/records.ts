@@ -17,6 +17,7 @@ import { Fingerprint } from './fingerprint.js';
 import { LazyDecision } from './lazy-decision.js';
 import type { ParsedRecordCache } from './parsed-cache.js';
 import type { PreparedBatch } from './prepare.js';
+import type { PostingsCache } from './search-cache.js';
 
 export interface FileRecord {
   /** size:mtime:inode of the file as read, or a marker for skipped files. */
@@ -77,11 +78,13 @@ export class RecordStore {
       readonly watched: boolean;
       readonly deferSearch: boolean;
       readonly parsedCache?: ParsedRecordCache | undefined;
+      /** Where a deferred search index keeps its postings between runs. */
+      readonly postingsCache?: PostingsCache | undefined;
     },
     onStale: (readPath: string) => void,
   ) {
     this.parsedCache = options.parsedCache;
-    this.search = new DecisionSearch({ deferred: options.deferSearch });
+    this.search = new DecisionSearch({ deferred: options.deferSearch, postings: options.postingsCache });
     this.bodies = new BodyCache(onStale, !options.watched);
     const rel = toPosix(path.relative(root, corpusDir));
     this.relPrefix = rel === '' ? '' : `${rel}/`;
@@ -167,7 +170,12 @@ export class RecordStore {
       from: parsed.contentStart,
       version,
     });
-    this.set(e.corpusPath, record, (d) => this.search.upsert(d, parsed.body, parsed.contentStart), version);
+    this.set(
+      e.corpusPath,
+      record,
+      (d) => this.search.upsert(d, parsed.body, parsed.contentStart, version),
+      version,
+    );
   }
 
   /** A new file the last run parsed as it is now: its record from the cache, its body left on disk. */
@@ -180,7 +188,12 @@ export class RecordStore {
       hit.decision === null ? null : new LazyDecision(hit.decision, this.bodies, e.readPath, stamp);
     const record = { stamp, decision, problems: hit.problems };
     // The body the index reads is the one the file holds (its stamp unchanged): read when indexed.
-    this.set(e.corpusPath, record, (d) => this.search.upsert(d, () => d.body, hit.from), hit.version);
+    this.set(
+      e.corpusPath,
+      record,
+      (d) => this.search.upsert(d, () => d.body, hit.from, hit.version),
+      hit.version,
+    );
     return true;
   }
 

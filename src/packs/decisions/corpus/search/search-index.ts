@@ -34,6 +34,20 @@ export interface ExportedLog {
   readonly docLens: Float32Array<ArrayBuffer>;
 }
 
+/**
+ * A committed index with no removals, as plain arrays: the dictionary, the
+ * main block and each slot's weighted length (document frequencies and
+ * totals follow from them). What a postings cache keeps between runs.
+ */
+export interface IndexSnapshot {
+  readonly dictTerms: readonly string[];
+  readonly starts: Int32Array<ArrayBuffer>;
+  readonly byteStarts: Int32Array<ArrayBuffer>;
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly tfs: Uint8Array<ArrayBuffer>;
+  readonly docLens: Float32Array<ArrayBuffer>;
+}
+
 export class SearchIndex {
   readonly tokenizer: Tokenizer;
   private readonly counter: TermCounter;
@@ -162,6 +176,43 @@ export class SearchIndex {
       ends: this.log.ends.slice(0, this.log.docs),
       docLens: this.docLen.slice(0, this.slots),
     };
+  }
+
+  /** The index as a snapshot, when it is one: committed (no log) and never removed from. */
+  snapshot(): IndexSnapshot | undefined {
+    if (this.log.length > 0 || this.log.docs > 0 || this.epoch !== 0 || this.dead > 0) return undefined;
+    const block = this.block;
+    return {
+      dictTerms: this.dict.terms.slice(),
+      starts: Int32Array.from(block.starts),
+      byteStarts: Int32Array.from(block.byteStarts),
+      bytes: Uint8Array.from(block.bytes),
+      tfs: Uint8Array.from(block.tfs),
+      docLens: this.docLen.slice(0, this.slots),
+    };
+  }
+
+  /**
+   * Become the index a snapshot was taken of; only an empty index with an
+   * empty dictionary can, so term ids and slots are the snapshot's own.
+   */
+  restore(s: IndexSnapshot): void {
+    if (this.slots !== 0 || this.dict.size !== 0) throw new Error('restore needs an empty index');
+    for (const term of s.dictTerms) this.dict.intern(term);
+    const terms = s.dictTerms.length;
+    this.block = new PostingBlock(s.starts, s.byteStarts, s.bytes, s.tfs);
+    this.ensureTerms(terms);
+    for (let t = 0; t < terms; t++) this.df[t] = (s.starts[t + 1] as number) - (s.starts[t] as number);
+    const docs = s.docLens.length;
+    this.ensureSlot(docs);
+    this.docLen.set(s.docLens);
+    this.alive.fill(1, 0, docs);
+    this.slots = docs;
+    this.live = docs;
+    let total = 0;
+    for (let d = 0; d < docs; d++) total += s.docLens[d] as number;
+    this.totalLen = total;
+    this.delta = null;
   }
 
   /** Tombstone a slot. Document frequencies are recounted at the next commit. */

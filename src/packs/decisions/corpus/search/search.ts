@@ -6,6 +6,7 @@
  */
 
 import { LazyDecision } from '../load/lazy-decision.js';
+import { type PostingsCache, postingsSignature } from '../load/search-cache.js';
 import type { Decision, DecisionStatus } from '../model.js';
 import { findTitle } from '../read/text.js';
 import { type Expansion, type ExportedLog, SearchIndex } from './search-index.js';
@@ -49,6 +50,8 @@ interface PendingDoc {
   /** The body, or how to read it when the document is indexed. */
   readonly body: string | (() => string);
   readonly from: number;
+  /** A hash of the record's text: with every document's, what names a stored bulk index. */
+  readonly version: string | undefined;
 }
 
 export class DecisionSearch {
@@ -59,6 +62,8 @@ export class DecisionSearch {
    * check) never tokenizes the corpus.
    */
   private readonly deferred: boolean;
+  /** Where a deferred bulk index is kept between runs (one-shot commands), if anywhere. */
+  private readonly postings: PostingsCache | undefined;
   private pending: PendingDoc[] = [];
   private commitPending = false;
   private readonly dict = new TermDict();
@@ -72,8 +77,9 @@ export class DecisionSearch {
   private hitCounts = new Uint8Array(0);
   private touched = new Int32Array(0);
 
-  constructor(options: { readonly deferred?: boolean } = {}) {
+  constructor(options: { readonly deferred?: boolean; readonly postings?: PostingsCache | undefined } = {}) {
     this.deferred = options.deferred === true;
+    this.postings = this.deferred ? options.postings : undefined;
     this.index = new SearchIndex(this.dict);
     this.expander = new TermExpander(this.dict);
     this.index.onRemap = (remap) => this.remap(remap);
@@ -82,12 +88,12 @@ export class DecisionSearch {
   /**
    * Index (or re-index) a decision under its path. `body` is its text as read
    * now (decision.body may load lazily) and `from` where the searchable part
-   * starts, after the title line.
+   * starts, after the title line; `version`, a hash of the record's text.
    */
-  upsert(d: Decision, body: string | (() => string), from: number): void {
+  upsert(d: Decision, body: string | (() => string), from: number, version?: string): void {
     if (this.deferred) {
       if (this.commitPending) this.flush();
-      this.pending.push({ decision: d, body, from });
+      this.pending.push({ decision: d, body, from, version });
       return;
     }
     this.indexNow(d, typeof body === 'string' ? body : body(), from);
@@ -104,17 +110,7 @@ export class DecisionSearch {
   upsertPrepared(d: Decision, log: ExportedLog, doc: number, termMap: Int32Array): void {
     this.flush();
     this.remove(d.path);
-    const from = doc === 0 ? 0 : (log.ends[doc - 1] as number);
-    const slot = this.index.addPrepared(
-      log.terms,
-      log.tfs,
-      from,
-      log.ends[doc] as number,
-      termMap,
-      log.docLens[doc] as number,
-    );
-    this.docs[slot] = d;
-    this.slotOf.set(d.path, slot);
+    this.addStored(d, log, doc, termMap);
   }
 
   /** Map a worker's term ids to this index's dictionary. */
@@ -161,8 +157,59 @@ export class DecisionSearch {
     const commit = this.commitPending;
     this.pending = [];
     this.commitPending = false;
+    const signature = this.bulkSignature(queue);
+    const stored = signature === undefined ? undefined : this.postings?.read(signature);
+    if (stored !== undefined && stored.docLens.length === queue.length) {
+      // Slots in queue order, as when they were indexed: the stored index is the one they built.
+      this.index.restore(stored);
+      for (const [slot, p] of queue.entries()) {
+        this.docs[slot] = p.decision;
+        this.slotOf.set(p.decision.path, slot);
+      }
+      this.commitNow();
+      return;
+    }
     for (const p of queue) this.indexNow(p.decision, typeof p.body === 'string' ? p.body : p.body(), p.from);
     if (commit) this.commitNow();
+    const snapshot = signature === undefined ? undefined : this.index.snapshot();
+    if (signature !== undefined && snapshot !== undefined) this.postings?.write(signature, snapshot);
+  }
+
+  /**
+   * The signature of a bulk index a postings cache may hold: only for the
+   * first documents of an empty index, each a distinct record with a version.
+   */
+  private bulkSignature(queue: readonly PendingDoc[]): string | undefined {
+    if (
+      this.postings === undefined ||
+      queue.length === 0 ||
+      this.index.slotCount !== 0 ||
+      this.dict.size !== 0
+    )
+      return undefined;
+    const docs = [];
+    const paths = new Set<string>();
+    for (const p of queue) {
+      if (p.version === undefined || paths.has(p.decision.path)) return undefined;
+      paths.add(p.decision.path);
+      docs.push({ path: p.decision.path, version: p.version, title: p.decision.title, from: p.from });
+    }
+    return postingsSignature(docs);
+  }
+
+  /** Index document `doc` of a log a load worker tokenized. */
+  private addStored(d: Decision, log: ExportedLog, doc: number, termMap: Int32Array): void {
+    const from = doc === 0 ? 0 : (log.ends[doc - 1] as number);
+    const slot = this.index.addPrepared(
+      log.terms,
+      log.tfs,
+      from,
+      log.ends[doc] as number,
+      termMap,
+      log.docLens[doc] as number,
+    );
+    this.docs[slot] = d;
+    this.slotOf.set(d.path, slot);
   }
 
   search(query: string, options: SearchOptions = {}): SearchResult {
