@@ -4,8 +4,9 @@
 //   loader pays per module (resolution, an async read, compilation): ~190
 //   modules cost ~320 ms of a cold `moor stdio`'s daemon start; the bundle
 //   loads in ~190.
-// - cli-app.js, what one-shot `moor decisions …` commands run (the decisions
-//   pack's tools in-process, no SDK), so a git hook pays for a few files.
+// - cli-app.cjs, what one-shot `moor decisions …` commands run (the decisions
+//   pack's tools in-process, no SDK), so a git hook pays for one file, which
+//   it compiles from a V8 code cache (src/app/code-cache.ts).
 // Each entry is bundled on its own so that neither loads the other's shared
 // chunks. CommonJS packages stay external (pino, better-sqlite3, pg,
 // prom-client: loaded by require), and so does the OpenTelemetry SDK, which
@@ -22,9 +23,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist/bundle');
 // The CLI's bundle is minified: a hook pays for compiling it on every run, and
 // it prints messages, never stacks. The daemon's keeps names for its log.
+// It is also one CommonJS file: src/app/code-cache.ts compiles it from a V8
+// code cache, which Node 20 offers for scripts, not for ES modules.
+// The SDK stays out of it (read from node_modules if ever needed): every run
+// reads the whole file, and a one-shot run imports the SDK lazily, only for
+// the one error a store-less run never raises and for a draft's elicitation.
 const ENTRIES = [
-  { name: 'daemon', minify: false },
-  { name: 'cli-app', minify: true },
+  { name: 'daemon', minify: false, format: 'esm', external: [] },
+  { name: 'cli-app', minify: true, format: 'cjs', external: [/^@modelcontextprotocol\//] },
 ];
 
 let rolldown;
@@ -37,20 +43,26 @@ try {
 }
 
 fs.rmSync(outDir, { recursive: true, force: true });
-for (const { name, minify } of ENTRIES) {
+for (const { name, minify, format, external } of ENTRIES) {
   const bundle = await rolldown({
     input: { [name]: path.join(root, `dist/app/${name}.js`) },
     platform: 'node',
-    external: ['pino', 'better-sqlite3', 'pg', 'prom-client', /^@opentelemetry\//, /^node:/],
+    external: ['pino', 'better-sqlite3', 'pg', 'prom-client', /^@opentelemetry\//, /^node:/, ...external],
     logLevel: 'warn',
   });
   // Chunks are named after their entry: both builds write into one folder.
-  await bundle.write({
-    dir: outDir,
-    format: 'esm',
-    sourcemap: false,
-    minify,
-    chunkFileNames: `${name}-[name]-[hash].js`,
-  });
+  await bundle.write(
+    format === 'cjs'
+      ? // import() of a builtin becomes require: a vm.Script on Node 20 has no loader for import() without a warning.
+        {
+          file: path.join(outDir, `${name}.cjs`),
+          format,
+          sourcemap: false,
+          minify,
+          codeSplitting: false,
+          dynamicImportInCjs: false,
+        }
+      : { dir: outDir, format, sourcemap: false, minify, chunkFileNames: `${name}-[name]-[hash].js` },
+  );
   await bundle.close();
 }

@@ -6,6 +6,9 @@
  * tsc-only build (or running from source) is never shadowed by a stale one.
  */
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { requireWithCodeCache } from './code-cache.js';
+import { oneShotCacheDir } from './one-shot-cache-dir.js';
 
 /**
  * dist/bundle/NAME.js when it is at least as new as dist/app/NAME.js, else
@@ -24,7 +27,21 @@ export async function loadBundled<T>(name: string, unbundled: () => Promise<T>):
 
 export type CliApp = typeof import('./cli-app.js');
 
-/** The one-shot CLI's app (`moor decisions …`). */
-export function loadCliApp(): Promise<CliApp> {
-  return loadBundled('cli-app', () => import('./cli-app.js'));
+/**
+ * The one-shot CLI's app (`moor decisions …`). Its bundle is one CommonJS
+ * file, compiled from a V8 code cache in the state dir when one fits
+ * (code-cache.ts): ESM has no such cache on Node 20, and a hook pays the
+ * compile on every run. `command` is the one running (`decisions search`).
+ */
+export async function loadCliApp(command: string): Promise<CliApp> {
+  const entry = fileURLToPath(new URL('./cli-app.js', import.meta.url));
+  const bundle = fileURLToPath(new URL('../bundle/cli-app.cjs', import.meta.url));
+  try {
+    if (fs.statSync(bundle).mtimeMs >= fs.statSync(entry).mtimeMs)
+      return requireWithCodeCache(bundle, oneShotCacheDir(), command).exports as CliApp;
+  } catch (error) {
+    // No bundle (or no compiled entry beside it): the unbundled app. A bundle that fails to run is a defect to see.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return import('./cli-app.js');
 }

@@ -42,7 +42,8 @@ export function positiveInt(value: string): number {
  * runs, from its bundle when the build made one.
  */
 export async function app() {
-  const loaded = await loadCliApp();
+  // The command (`decisions search`) names what the compiled-code cache should come to hold.
+  const loaded = await loadCliApp(process.argv.slice(2, 4).join(' '));
   return {
     ...loaded,
     resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => loaded.resolveWorkspace(o),

@@ -4,8 +4,8 @@
  * Expected failures become `isError` results whose text tells the agent what
  * to do. No SDK at run time, so the CLI's one-shot commands can call a
  * handler without loading the server (tool-call.ts adds the catalog lookup
- * and the SDK's ProtocolError for the served paths; here it is imported
- * only when a call must fail as a whole).
+ * and the SDK's ProtocolError for the served paths; here the SDK is
+ * imported only when a call must fail as a whole).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
@@ -100,13 +100,23 @@ export async function runTool(
   } catch (error) {
     if (passesThrough(error)) throw error;
     // The store unreachable is no answer of the tool: the whole call fails retryably, nothing done.
-    // The SDK's error class loads only on this path: a one-shot CLI command never pays for the SDK.
-    if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE')
-      throw (await import('./protocol-error.js')).toProtocolError(error);
+    if (isMoorError(error) && error.code === 'STORE_UNAVAILABLE') throw await wholeCallFailure(error);
     if (error instanceof MoorError) return errorResult(error.message);
     env.onInternalError(error, name);
     return errorResult(`The tool ${name} failed unexpectedly; the daemon log has the details.`);
   }
+}
+
+/**
+ * The SDK's ProtocolError for a registry error (what protocol-error.ts makes),
+ * loaded only on this path and as the package itself: a one-shot CLI command
+ * never pays for the SDK, and its bundle, which leaves the package out, reads
+ * it from node_modules only if this ever runs there.
+ */
+async function wholeCallFailure(error: MoorError): Promise<Error> {
+  const { ProtocolError } = await import('@modelcontextprotocol/server');
+  const { code, message, data } = error.toJsonRpc();
+  return new ProtocolError(code, message, data);
 }
 
 /** Where a pure tool's answer for these arguments at the state's current version is kept, if anywhere. */

@@ -88,6 +88,11 @@ function cacheFiles(state: string): string[] {
   return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => path.join(dir, name)) : [];
 }
 
+/** The parsed-record caches only (the folder also holds search postings and the app's compiled code). */
+function recordCacheFiles(state: string): string[] {
+  return cacheFiles(state).filter((file) => path.basename(file).startsWith('records-'));
+}
+
 describe('the one-shot parse cache', () => {
   it('prints the same bytes with it off, when it is written and when it is read, on every corpus', async () => {
     let withLogs = 0;
@@ -121,7 +126,7 @@ describe('the one-shot parse cache', () => {
     const env = { MOOR_STATE_DIR: state };
     const show = ['decisions', 'show', '3', '--json', '-w', workspace];
     const first = JSON.parse((await moor(show, env)).stdout) as { title: string };
-    const [file] = cacheFiles(state);
+    const [file] = recordCacheFiles(state);
     expect(file).toBeDefined();
     expect((fs.statSync(file as string).mode & 0o777).toString(8)).toBe('600');
     // Plant a different title in the cached parse of record 3.
@@ -146,7 +151,7 @@ describe('the one-shot parse cache', () => {
     const show = ['decisions', 'show', '3', '--json', '-w', workspace];
     const baseline = await moor(show, { ...env, MOOR_RECORD_CACHE: 'off' });
     await moor(show, env);
-    const [file] = cacheFiles(state) as [string];
+    const [file] = recordCacheFiles(state) as [string];
     const good = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     const wrongShape = structuredClone(good) as { records: Record<string, { decision: unknown }> };
     for (const entry of Object.values(wrongShape.records)) entry.decision = { title: 42 };

@@ -6,7 +6,6 @@
  * cost more than the answer.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../../errors.js';
@@ -17,8 +16,8 @@ import type { ParsedCacheOptions } from '../../packs/decisions/corpus/load/parse
 import { createDecisionsPack } from '../../packs/decisions/pack.js';
 import type { DecisionsState } from '../../packs/decisions/state.js';
 import { MAX_FILES } from '../../packs/decisions/tools/context.js';
-import { stateDir, stateDirProblem } from '../../protocol/state-dir.js';
 import { IDENTITY } from '../identity.js';
+import { oneShotCacheDir } from '../one-shot-cache-dir.js';
 import { type ChangeSet, changedFiles } from './changed-files.js';
 import type { ResolvedWorkspace } from './options.js';
 
@@ -59,18 +58,16 @@ export async function withLocalTools<T>(
 }
 
 /**
- * Where one-shot runs keep their parses (the state dir's cache/), unless
- * MOOR_RECORD_CACHE=off or the state dir is one moor must not trust. The
- * build is moor's version and the modification time of this module's file,
- * so a rebuilt moor never reads what another build parsed.
+ * Where one-shot runs keep their parses (oneShotCacheDir). The build is moor's
+ * version and the modification time of this module's file, so a rebuilt moor
+ * never reads what another build parsed.
  */
 export function parsedCacheOptions(env: NodeJS.ProcessEnv = process.env): ParsedCacheOptions | undefined {
-  if (env.MOOR_RECORD_CACHE?.trim().toLowerCase() === 'off') return undefined;
-  const dir = stateDir(env);
+  const dir = oneShotCacheDir(env);
+  if (dir === undefined) return undefined;
   try {
-    if (fs.existsSync(dir) && stateDirProblem(dir) !== undefined) return undefined;
     const built = fs.statSync(fileURLToPath(import.meta.url)).mtimeMs;
-    return { dir: path.join(dir, 'cache'), build: `${IDENTITY.version}:${built}` };
+    return { dir, build: `${IDENTITY.version}:${built}` };
   } catch {
     return undefined;
   }
