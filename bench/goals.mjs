@@ -8,10 +8,16 @@ import { fmt, table } from './lib.mjs';
 const FIGURES = [
   [
     'cli-100',
-    'one-shot `moor decisions …`, 100 records (worst of search/show/context/superseded/check)',
+    'one-shot `moor decisions …`, 100 records, no daemon (worst of search/show/context/superseded/check)',
     '≤ 1.5× node -e 0',
   ],
-  ['cli-1k', 'one-shot `moor decisions …`, 1k records (worst)', '≤ 2× node -e 0'],
+  ['cli-1k', 'one-shot `moor decisions …`, 1k records, no daemon (worst)', '≤ 2× node -e 0'],
+  [
+    'cli-100-daemon',
+    'one-shot `moor decisions …`, 100 records, a daemon running (worst)',
+    '≤ 1.5× node -e 0',
+  ],
+  ['cli-1k-daemon', 'one-shot `moor decisions …`, 1k records, a daemon running (worst)', '≤ 2× node -e 0'],
   ['events-10k', 'file write → resources/updated at the client, 10k corpus, p50', '≤ 30 ms'],
   ['http-get', 'HTTP c=32 modern tools/call get_decision, metrics on', '≥ 0.85× raw node:http'],
   ['metrics-echo', 'metrics on vs off, modern echo (throughput lost)', '≤ 3%'],

@@ -134,6 +134,7 @@ export const ERRORS = {
   DOWNGRADE_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, '`moor daemon start` or `restart` of a moor older than the running daemon; the newer daemon keeps running (`--force` replaces it).'),
   HANDOFF_REFUSED: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A handoff was refused: the binary the asker names is not a newer moor (its package.json says so), cannot be verified (another user owns it, others may write it, or it cannot be read), or, for a foreground takeover, is older.'),
   METRICS_OFF: spec(InvalidRequest, 404, EXIT_FAILURE, false, 'This daemon runs without metrics (started with `MOOR_METRICS=0`).'),
+  OTHER_BUILD: spec(InvalidRequest, 409, EXIT_FAILURE, false, 'A one-shot command asked a daemon that runs another build of moor; the command answers in its own process instead.'),
   TASK_NOT_FOUND: spec(InvalidParams, 404, EXIT_FAILURE, false, 'No task of that id is visible to the caller.'),
   TASK_EXISTS: spec(InternalError, 500, EXIT_FAILURE, false, 'The store already holds a task with that id.'),
   TASK_STOPPED: spec(InternalError, 500, EXIT_FAILURE, false, 'A running task’s work was stopped: its client cancelled it or the daemon shut down.'),

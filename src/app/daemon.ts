@@ -29,6 +29,7 @@ import { createTasksExtension } from '../tasks/extension.js';
 import type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 import { DaemonSessions, type RoomContents } from './daemon/daemon-sessions.js';
 import { HttpScopes } from './daemon/http-scopes.js';
+import { oneShotAnswers } from './daemon/one-shot-answers.js';
 
 export type { DaemonProcess, DaemonRunOptions } from './daemon/daemon-run-types.js';
 
@@ -355,6 +356,7 @@ async function composeDaemon(
     },
     tasks: (request) => tasksControl(tasks, request),
     sessions: (request) => sessions.control(request),
+    oneShot: oneShotAnswers({ rooms, sessions, policy, decisionsPack: catalogDecisions, onInternalError }),
   };
 
   const daemon = await startDaemon(config);

@@ -4,6 +4,7 @@
  * (decisions.ts), and main.ts runs it through the fast parser first, so a git
  * hook's `moor decisions check` loads neither commander nor the MCP SDK.
  */
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
 import { type CommandSpec, defineCommand, parseCommandLine } from './command-table.js';
 import { indexCommand, newCommand } from './decisions-authoring.js';
@@ -12,6 +13,7 @@ import {
   type CheckFinding,
   COMMON,
   type CommonOptions,
+  daemonAnswer,
   days,
   isoDate,
   positiveInt,
@@ -151,15 +153,24 @@ const check = defineCommand<
   ],
   run: async (_, options) => {
     try {
+      // Only the command line's own extras need this process: the plain check is the daemon's to answer.
+      const plain = options.against === undefined && options.maxProposedAge === undefined;
+      const answered = plain ? await daemonAnswer(options, 'check_decisions', {}) : undefined;
+      const textual = options.format === 'text' || options.format === 'json';
+      const findingsOf = (result: CallToolResult) =>
+        (result.structuredContent as { findings?: CheckFinding[] } | undefined)?.findings ?? [];
+      if (answered !== undefined && (answered.isError || textual)) {
+        printToolResult(answered, options.json === true || options.format === 'json');
+        if (findingsOf(answered).length > 0) process.exitCode = 1;
+        return;
+      }
       const { checkLocally, githubAnnotations, IDENTITY, resolveWorkspace, sarifLog } = await app();
       const resolved = resolveWorkspace(options);
-      const result = await checkLocally(resolved, {
-        against: options.against,
-        maxProposedAge: options.maxProposedAge,
-      });
-      const findings =
-        (result.structuredContent as { findings?: CheckFinding[] } | undefined)?.findings ?? [];
-      if (result.isError || options.format === 'text' || options.format === 'json')
+      const result =
+        answered ??
+        (await checkLocally(resolved, { against: options.against, maxProposedAge: options.maxProposedAge }));
+      const findings = findingsOf(result);
+      if (result.isError || textual)
         printToolResult(result, options.json === true || options.format === 'json');
       else if (options.format === 'github') process.stdout.write(githubAnnotations(findings));
       else

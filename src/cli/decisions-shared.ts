@@ -2,9 +2,14 @@
  * What the `moor decisions …` subcommands share: the workspace options, the
  * lazily loaded app, and running one tool for a command.
  */
+import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { loadCliApp } from '../app/bundle-loader.js';
 import type { ResolvedWorkspace, WorkspaceOptions } from '../app/commands/options.js';
+import { askDaemonOneShot } from '../app/control/one-shot-ask.js';
 import { MoorError } from '../errors.js';
+import type { OneShotTool } from '../protocol/one-shot-hello.js';
+import { resolveWorkspaceRoot } from '../protocol/workspace-root.js';
 import type { OptionSpec } from './command-table.js';
 import { fail, printToolResult } from './output.js';
 
@@ -50,12 +55,37 @@ export async function app() {
   };
 }
 
+/**
+ * A running daemon's answer to one read-only tool call for these options, or
+ * undefined (no daemon of this build, or a workspace the command itself must
+ * report on): the caller then runs the tool in-process.
+ */
+export async function daemonAnswer(
+  options: WorkspaceOptions,
+  tool: OneShotTool,
+  args: Record<string, unknown>,
+): Promise<CallToolResult | undefined> {
+  let root: string;
+  try {
+    root = resolveWorkspaceRoot({ workspace: options.workspace, env: process.env, cwd: process.cwd() });
+  } catch {
+    return undefined;
+  }
+  const decisions = options.decisions ? path.resolve(root, options.decisions) : undefined;
+  return askDaemonOneShot({ workspace: root, ...(decisions ? { decisions } : {}), tool, arguments: args });
+}
+
 export async function run(
   options: CommonOptions,
-  tool: string,
+  tool: OneShotTool,
   args: Record<string, unknown>,
 ): Promise<void> {
   try {
+    const answered = await daemonAnswer(options, tool, args);
+    if (answered !== undefined) {
+      printToolResult(answered, options.json === true);
+      return;
+    }
     const { callToolLocally, resolveWorkspace } = await app();
     printToolResult(await callToolLocally(resolveWorkspace(options), tool, args), options.json === true);
   } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * The control hellos a socket connection may send instead of a session
  * hello: status, stop, tasks (`moor tasks …`), sessions (`moor sessions …`),
- * metrics (`moor daemon metrics`) and handoff (a newer moor taking over). Each is answered with
+ * metrics (`moor daemon metrics`), one-shot (a `moor decisions …` command's one tool call) and
+ * handoff (a newer moor taking over). Each is answered with
  * one reply line and the connection ends.
  */
 import type net from 'node:net';
@@ -19,6 +20,7 @@ import {
   type TasksControlReply,
   type TasksControlRequest,
 } from '../protocol/hello.js';
+import type { OneShotReply, OneShotRequest } from '../protocol/one-shot-hello.js';
 import { compareVersions } from '../protocol/version.js';
 import { verifyBinary } from './handoff-binary.js';
 
@@ -40,6 +42,8 @@ export interface ControlHelloOptions {
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
   /** Answers a control hello 'sessions' (`moor sessions …`). */
   sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
+  /** Answers a control hello 'one-shot' (a `moor decisions …` command run against this daemon). */
+  oneShot?(request: OneShotRequest): Promise<OneShotReply>;
 }
 
 /** Answers a control hello; `server` gives the status a 'status' hello asks for. */
@@ -69,6 +73,12 @@ export async function answerControl(
           error: helloError(new MoorError('SESSION_NOT_FOUND', 'this daemon keeps no sessions')),
         })
       : undefined;
+  const oneShot =
+    hello.control === 'one-shot' && hello.oneShot !== undefined
+      ? ((await options.oneShot?.(hello.oneShot)) ?? {
+          error: helloError(new MoorError('UNKNOWN_TOOL', 'this daemon answers no one-shot commands')),
+        })
+      : undefined;
   const reply: HelloReply = {
     moor: HELLO_VERSION,
     ok: true,
@@ -76,6 +86,7 @@ export async function answerControl(
     ...(hello.control === 'status' ? { status: server.status() } : {}),
     ...(tasks !== undefined ? { tasks } : {}),
     ...(sessions !== undefined ? { sessions } : {}),
+    ...(oneShot !== undefined ? { oneShot } : {}),
   };
   socket.end(`${JSON.stringify(reply)}\n`);
   if (hello.control === 'stop') {

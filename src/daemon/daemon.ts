@@ -24,6 +24,7 @@ import type {
   TasksControlReply,
   TasksControlRequest,
 } from '../protocol/hello.js';
+import type { OneShotReply, OneShotRequest } from '../protocol/one-shot-hello.js';
 import { clearStartRefusal } from '../protocol/start-refusal.js';
 import type { StatePaths } from '../protocol/state-dir.js';
 import { IdleCollector } from './idle-gc.js';
@@ -58,6 +59,8 @@ export interface DaemonConfig {
   tasks?(request: TasksControlRequest): TasksControlReply | Promise<TasksControlReply>;
   /** Answers `moor sessions …` control hellos. */
   sessions?(request: SessionsControlRequest): Promise<SessionsControlReply>;
+  /** Answers one-shot `moor decisions …` commands (one read-only tool call each). */
+  oneShot?(request: OneShotRequest): Promise<OneShotReply>;
   /** Runs before the socket listens (e.g. start HTTP), so a daemon that answers is fully up. */
   beforeListen?(daemon: {
     readonly incarnation: Incarnation;
@@ -128,6 +131,7 @@ export async function startDaemon(config: DaemonConfig): Promise<RunningDaemon> 
     ...(config.observer ? { observer: config.observer } : {}),
     ...(config.metrics ? { metrics: config.metrics } : {}),
     ...(config.sessions ? { sessions: config.sessions } : {}),
+    ...(config.oneShot ? { oneShot: config.oneShot } : {}),
   });
 
   const shutdown = (reason: string): Promise<void> => {

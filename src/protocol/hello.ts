@@ -6,6 +6,7 @@
  */
 
 import type { MoorError } from '../errors.js';
+import { type OneShotReply, type OneShotRequest, parseOneShotRequest } from './one-shot-hello.js';
 
 export const HELLO_VERSION = 1;
 
@@ -30,7 +31,9 @@ export interface SessionHello {
 
 export interface ControlHello {
   readonly moor: typeof HELLO_VERSION;
-  readonly control: 'status' | 'stop' | 'tasks' | 'sessions' | 'handoff' | 'metrics';
+  readonly control: 'status' | 'stop' | 'tasks' | 'sessions' | 'handoff' | 'metrics' | 'one-shot';
+  /** With control 'one-shot' (a one-shot `moor decisions …` command): one read-only tool call. */
+  readonly oneShot?: OneShotRequest;
   /** With control 'tasks' (`moor tasks …`). */
   readonly tasks?: TasksControlRequest;
   /** With control 'sessions' (`moor sessions …`). */
@@ -173,6 +176,7 @@ export type HelloReply =
         | { readonly text: string }
         | { readonly error: { readonly code: string; readonly message: string } };
       readonly sessions?: SessionsControlReply;
+      readonly oneShot?: OneShotReply;
     }
   | {
       readonly moor: typeof HELLO_VERSION;
@@ -242,6 +246,10 @@ export function parseHello(line: string): Hello | { readonly error: string } {
       };
     }
     if (hello.control === 'sessions') return parseSessionsControl(hello.sessions);
+    if (hello.control === 'one-shot') {
+      const oneShot = parseOneShotRequest(hello.oneShot);
+      return 'error' in oneShot ? oneShot : { moor: HELLO_VERSION, control: 'one-shot', oneShot };
+    }
     if (hello.control === 'handoff') {
       if (typeof hello.version !== 'string' || hello.version.length === 0 || hello.version.length > 64)
         return { error: 'handoff needs the version that takes over' };
@@ -257,7 +265,9 @@ export function parseHello(line: string): Hello | { readonly error: string } {
         ...(hello.takeover === true ? { takeover: true } : {}),
       };
     }
-    return { error: 'control must be "status", "stop", "tasks", "sessions", "handoff" or "metrics"' };
+    return {
+      error: 'control must be "status", "stop", "tasks", "sessions", "handoff", "metrics" or "one-shot"',
+    };
   }
   if (typeof hello.sessionKey !== 'string' || !SESSION_KEY_PATTERN.test(hello.sessionKey)) {
     return { error: 'sessionKey must be 8-128 characters of [A-Za-z0-9._~-]' };

@@ -22,7 +22,7 @@ describe('parseHello: control handoff', () => {
 
   it('names handoff among the controls it knows', () => {
     expect(parseHello(JSON.stringify({ moor: HELLO_VERSION, control: 'reboot' }))).toEqual({
-      error: 'control must be "status", "stop", "tasks", "sessions", "handoff" or "metrics"',
+      error: 'control must be "status", "stop", "tasks", "sessions", "handoff", "metrics" or "one-shot"',
     });
   });
 });

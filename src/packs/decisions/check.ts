@@ -11,8 +11,8 @@ import type { DecisionCorpus as Corpus } from './corpus/corpus-view.js';
 import { LoggedDecision } from './corpus/logs/logged-decision.js';
 import type { Decision } from './corpus/model.js';
 import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
-import { brokenLinks } from './record-links.js';
-import { reviewDateOf, todayUtc } from './record-review.js';
+import { brokenLinks, type RepositoryLink, repositoryLinks } from './record-links.js';
+import { type ReviewDate, reviewDateOf, todayUtc } from './record-review.js';
 
 export interface CheckFinding {
   readonly path: string;
@@ -46,7 +46,7 @@ export interface CheckReport {
 export function checkCorpus(corpus: Corpus, options: CorpusCheckOptions = {}): CheckReport {
   const lines = new FileLines(corpus.workspaceRoot);
   const drafts = [...corpusDrafts(corpus), ...recordDrafts(corpus, lines, options)];
-  return { decisions: corpus.decisions.length, findings: locate(lines, drafts) };
+  return { decisions: corpus.decisions.length, findings: locate(corpus, lines, drafts) };
 }
 
 /** Each file's lines, read once per check (null when unreadable or too large to point into). */
@@ -68,6 +68,29 @@ class FileLines {
   }
 }
 
+/** What a record's text gives the check, whichever files exist and whatever day it is. */
+interface RecordMarks {
+  readonly review: ReviewDate | null;
+  readonly links: readonly RepositoryLink[];
+}
+
+/**
+ * Marks per parsed record: a record object stands for one stamp of its file
+ * (a changed file is a new object), so a daemon checking an unchanged corpus
+ * again reads no record. An unreadable file is read again next time.
+ */
+const marksOf = new WeakMap<Decision, RecordMarks>();
+
+function recordMarks(d: Decision, corpusRel: string, lines: FileLines): RecordMarks | null {
+  const known = marksOf.get(d);
+  if (known !== undefined) return known;
+  const text = lines.of(d.path);
+  if (text === null) return null;
+  const marks = { review: reviewDateOf(text), links: repositoryLinks(folderOf(d, corpusRel), d.path, text) };
+  marksOf.set(d, marks);
+  return marks;
+}
+
 /** What only the record as written shows: a review date that has passed, links to files that are not there. */
 function recordDrafts(corpus: Corpus, lines: FileLines, options: CorpusCheckOptions): Draft[] {
   const today = options.today ?? todayUtc();
@@ -75,9 +98,9 @@ function recordDrafts(corpus: Corpus, lines: FileLines, options: CorpusCheckOpti
   const corpusRel = path.relative(root, path.resolve(root, corpus.corpusDir)).split(path.sep).join('/');
   const out: Draft[] = [];
   for (const d of corpus.decisions) {
-    const text = lines.of(d.path);
-    if (text === null) continue;
-    const review = reviewDateOf(text);
+    const marks = recordMarks(d, corpusRel, lines);
+    if (marks === null) continue;
+    const { review } = marks;
     if (review !== null && review.date < today && d.status !== 'superseded' && d.status !== 'deprecated')
       out.push({
         path: d.path,
@@ -85,7 +108,7 @@ function recordDrafts(corpus: Corpus, lines: FileLines, options: CorpusCheckOpti
         message: `${d.id} was due for review on ${review.date}`,
         line: review.line,
       });
-    for (const link of brokenLinks(root, folderOf(d, corpusRel), d.path, text))
+    for (const link of brokenLinks(root, marks.links))
       out.push({
         path: d.path,
         kind: 'broken-link',
@@ -138,24 +161,42 @@ function corpusDrafts(corpus: Corpus): Draft[] {
   return findings;
 }
 
-/** Adds each finding's line (reading every named file once) and sorts by path, line, kind. */
-function locate(lines: FileLines, drafts: readonly Draft[]): CheckFinding[] {
-  const out = drafts.map((d): CheckFinding => {
-    if (d.line !== undefined) return { path: d.path, line: d.line, kind: d.kind, message: d.message };
-    const fileLines = lines.of(d.path);
-    let line: number | null = null;
-    if (fileLines !== null) {
-      line = 1;
-      for (const needle of (d.needles ?? []).map((n) => n.toLowerCase())) {
-        const at = fileLines.findIndex((l) => l.toLowerCase().includes(needle));
-        if (at >= 0) {
-          line = at + 1;
-          break;
-        }
-      }
+/** Found lines per parsed record and needles (as marksOf: an unchanged record is not read again). */
+const linesFound = new WeakMap<Decision, Map<string, number | null>>();
+
+/** The line a draft without one points at: the first line holding a needle (1 when none does). */
+function lineOf(lines: FileLines, draft: Draft, record: Decision | undefined): number | null {
+  const key = (draft.needles ?? []).join('\u0000');
+  const found = record === undefined ? undefined : linesFound.get(record);
+  if (found?.has(key)) return found.get(key) ?? null;
+  const fileLines = lines.of(draft.path);
+  if (fileLines === null) return null;
+  let line = 1;
+  for (const needle of (draft.needles ?? []).map((n) => n.toLowerCase())) {
+    const at = fileLines.findIndex((l) => l.toLowerCase().includes(needle));
+    if (at >= 0) {
+      line = at + 1;
+      break;
     }
-    return { path: d.path, line, kind: d.kind, message: d.message };
-  });
+  }
+  if (record !== undefined) {
+    if (found === undefined) linesFound.set(record, new Map([[key, line]]));
+    else found.set(key, line);
+  }
+  return line;
+}
+
+/** Adds each finding's line (reading every named file at most once) and sorts by path, line, kind. */
+function locate(corpus: Corpus, lines: FileLines, drafts: readonly Draft[]): CheckFinding[] {
+  const records = new Map(corpus.decisions.map((d) => [d.path, d] as const));
+  const out = drafts.map(
+    (d): CheckFinding => ({
+      path: d.path,
+      line: d.line !== undefined ? d.line : lineOf(lines, d, records.get(d.path)),
+      kind: d.kind,
+      message: d.message,
+    }),
+  );
   out.sort(
     (a, b) =>
       (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
@@ -274,7 +315,7 @@ export async function checkWorkspace(
   }
   return {
     decisions: corpus.decisions.length,
-    findings: locate(lines, drafts),
+    findings: locate(corpus, lines, drafts),
     filesScanned: walked.files,
     foldersScanned: walked.folders,
     globsChecked: owners.size,

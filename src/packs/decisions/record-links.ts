@@ -26,17 +26,18 @@ function targetsOf(line: string): string[] {
   return out;
 }
 
+/** A relative link of a record into the workspace: as written, its workspace-relative target, its line. */
+export interface RepositoryLink extends BrokenLink {
+  readonly rel: string;
+}
+
 /**
  * The relative links of one record (`file`, workspace-relative, its `lines`
- * as written) whose target does not exist inside the workspace.
+ * as written) into the workspace, other records of its folder left out:
+ * what its text says, whichever files exist now.
  */
-export function brokenLinks(
-  root: string,
-  corpusRel: string,
-  file: string,
-  lines: readonly string[],
-): BrokenLink[] {
-  const out: BrokenLink[] = [];
+export function repositoryLinks(corpusRel: string, file: string, lines: readonly string[]): RepositoryLink[] {
+  const out: RepositoryLink[] = [];
   const corpusPrefix = corpusRel === '' ? '' : `${corpusRel}/`;
   let fenced = false;
   lines.forEach((line, i) => {
@@ -60,8 +61,15 @@ export function brokenLinks(
         : path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
       if (rel.startsWith('../') || rel === '..') continue; // outside the workspace: not ours to judge
       if (/\.(md|markdown)$/i.test(rel) && (corpusPrefix === '' || rel.startsWith(corpusPrefix))) continue;
-      if (!fs.existsSync(path.join(root, rel))) out.push({ target: raw, line: i + 1 });
+      out.push({ target: raw, rel, line: i + 1 });
     }
   });
   return out;
+}
+
+/** The links among `links` whose target does not exist inside the workspace now. */
+export function brokenLinks(root: string, links: readonly RepositoryLink[]): BrokenLink[] {
+  return links
+    .filter((link) => !fs.existsSync(path.join(root, link.rel)))
+    .map(({ target, line }) => ({ target, line }));
 }
