@@ -5,98 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { MoorError } from '../errors.js';
 import { type DaemonRunFlags, daemonRunArgs } from './daemon-flags.js';
-import type { ControlHello, HelloReply, Incarnation, SessionHello } from './hello.js';
-import { checkDaemonSocket, openStateFile, type StatePaths, stateDirProblem } from './state-dir.js';
+import { openStateFile, type StatePaths, stateDirProblem } from './state-dir.js';
 
-export interface DaemonLink {
-  readonly socket: net.Socket;
-  readonly incarnation: Incarnation;
-  readonly reply: HelloReply & { ok: true };
-  /** Bytes that arrived right after the hello reply (the start of the MCP stream). */
-  readonly rest: Buffer;
-}
-
-export type LinkOutcome =
-  | { readonly kind: 'connected'; readonly link: DaemonLink }
-  /** No daemon answers (no socket, stale socket, or one shutting down). */
-  | { readonly kind: 'absent'; readonly reason: string }
-  /** The daemon answered and refused this hello: retrying will not help. */
-  | { readonly kind: 'refused'; readonly code: string; readonly message: string };
-
-const RETRYABLE_REFUSALS = new Set(['SHUTTING_DOWN']);
-
-/** Connects and sends `hello`; resolves with the daemon's answer. Never rejects. */
-export function connectDaemon(
-  socketPath: string,
-  hello: SessionHello | ControlHello,
-  timeoutMs = 5000,
-): Promise<LinkOutcome> {
-  // Nothing is sent to a socket someone else could have planted: not the hello, not the session key.
-  const check = checkDaemonSocket(socketPath);
-  if (check.kind === 'untrusted')
-    return Promise.resolve({ kind: 'refused', code: 'STATE_DIR_UNUSABLE', message: check.message });
-  return new Promise((resolve) => {
-    const socket = net.createConnection(socketPath);
-    let buffered: Buffer = Buffer.alloc(0);
-    let settled = false;
-    const finish = (outcome: LinkOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.off('data', onData);
-      socket.off('error', onError);
-      socket.off('close', onClose);
-      if (outcome.kind !== 'connected') socket.destroy();
-      resolve(outcome);
-    };
-    const timer = setTimeout(
-      () => finish({ kind: 'absent', reason: 'the daemon did not answer the hello in time' }),
-      timeoutMs,
-    );
-    const onError = (error: NodeJS.ErrnoException) =>
-      finish({ kind: 'absent', reason: error.code ?? error.message });
-    const onClose = () => finish({ kind: 'absent', reason: 'the daemon closed the connection' });
-    const onData = (chunk: Buffer) => {
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-      const newline = buffered.indexOf(10);
-      if (newline < 0) return;
-      socket.pause();
-      let reply: HelloReply;
-      try {
-        reply = JSON.parse(buffered.subarray(0, newline).toString('utf8')) as HelloReply;
-      } catch {
-        finish({
-          kind: 'refused',
-          code: 'HELLO_INVALID',
-          message: 'the daemon answered the hello with something that is not JSON',
-        });
-        return;
-      }
-      if (!reply.ok) {
-        if (RETRYABLE_REFUSALS.has(reply.error.code)) finish({ kind: 'absent', reason: reply.error.message });
-        else finish({ kind: 'refused', code: reply.error.code, message: reply.error.message });
-        return;
-      }
-      finish({
-        kind: 'connected',
-        link: {
-          socket,
-          incarnation: reply.incarnation,
-          reply,
-          rest: Buffer.from(buffered.subarray(newline + 1)),
-        },
-      });
-    };
-    socket.on('error', onError);
-    socket.on('close', onClose);
-    socket.on('data', onData);
-    socket.on('connect', () => socket.write(`${JSON.stringify(hello)}\n`));
-  });
-}
+export { connectDaemon, type DaemonLink, type LinkOutcome } from './daemon-connect.js';
 
 /** The CLI entry point that `moor daemon run` is spawned from. */
 export const CLI_PATH = fileURLToPath(new URL('../cli/main.js', import.meta.url));

@@ -9,10 +9,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { buildStamp } from '../../protocol/build-stamp.js';
-import { connectDaemon } from '../../protocol/daemon-link.js';
 import { type ControlHello, HELLO_VERSION } from '../../protocol/hello.js';
 import type { OneShotRequest } from '../../protocol/one-shot-hello.js';
-import { statePaths } from '../../protocol/state-dir.js';
+import { checkDaemonSocket, statePaths } from '../../protocol/state-dir.js';
 import { IDENTITY } from '../identity.js';
 
 /** The daemon's hello limit is 64 KiB; a request near it (hundreds of files) is answered locally. */
@@ -39,6 +38,9 @@ export async function askDaemonOneShot(call: OneShotCall): Promise<CallToolResul
   }
   const hello: ControlHello = { moor: HELLO_VERSION, control: 'one-shot', oneShot: { ...call, build } };
   if (Buffer.byteLength(JSON.stringify(hello)) > MAX_REQUEST_BYTES) return undefined;
+  // No socket, no daemon: the common case on a machine without one costs one lstat, not node:net.
+  if (checkDaemonSocket(socket).kind === 'absent') return undefined;
+  const { connectDaemon } = await import('../../protocol/daemon-connect.js');
   const outcome = await connectDaemon(socket, hello, ANSWER_TIMEOUT_MS);
   if (outcome.kind !== 'connected') return undefined;
   outcome.link.socket.destroy();
