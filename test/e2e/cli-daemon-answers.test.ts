@@ -147,7 +147,9 @@ describe('one-shot commands through a running daemon', () => {
       record,
       '# 12. Links\n\n## Status\n\nAccepted\n\nSee [the notes](../../the-notes.txt).\n',
     );
-    expect(await brokenLinks()).toEqual(['0012 links to ../../the-notes.txt, which is not in the repository']);
+    expect(await brokenLinks()).toEqual([
+      '0012 links to ../../the-notes.txt, which is not in the repository',
+    ]);
   });
 
   it('are refused what the daemon must not answer, and then answer in their own process', async () => {
