@@ -28,18 +28,18 @@ export function asksDaemon(env: NodeJS.ProcessEnv = process.env): boolean {
 
 export async function askDaemonOneShot(call: OneShotCall): Promise<CallToolResult | undefined> {
   if (!asksDaemon()) return undefined;
-  const build = buildStamp(IDENTITY.version);
-  if (build === undefined) return undefined;
   let socket: string;
   try {
     ({ socket } = statePaths());
   } catch {
     return undefined;
   }
-  const hello: ControlHello = { moor: HELLO_VERSION, control: 'one-shot', oneShot: { ...call, build } };
-  if (Buffer.byteLength(JSON.stringify(hello)) > MAX_REQUEST_BYTES) return undefined;
   // No socket, no daemon: the common case on a machine without one costs one lstat, not node:net.
   if (checkDaemonSocket(socket).kind === 'absent') return undefined;
+  const build = buildStamp(IDENTITY.version);
+  if (build === undefined) return undefined;
+  const hello: ControlHello = { moor: HELLO_VERSION, control: 'one-shot', oneShot: { ...call, build } };
+  if (Buffer.byteLength(JSON.stringify(hello)) > MAX_REQUEST_BYTES) return undefined;
   const { connectDaemon } = await import('../../protocol/daemon-connect.js');
   const outcome = await connectDaemon(socket, hello, ANSWER_TIMEOUT_MS);
   if (outcome.kind !== 'connected') return undefined;
