@@ -1,20 +1,23 @@
-// `npm run build`, after tsc: bundles two entries of dist/app into
-// dist/bundle, each with the packages it imports:
+// `npm run build`, after tsc: bundles two entries of dist into dist/bundle,
+// each with the packages it imports:
 // - daemon.js, the daemon's app (with the MCP SDK and zod). Node 20's ESM
 //   loader pays per module (resolution, an async read, compilation): ~190
 //   modules cost ~320 ms of a cold `moor stdio`'s daemon start; the bundle
 //   loads in ~190.
-// - cli-app.cjs, what one-shot `moor decisions …` commands run (the decisions
-//   pack's tools in-process, no SDK), so a git hook pays for one file, which
-//   it compiles from a V8 code cache (src/app/code-cache.ts).
+// - cli-decisions.cjs, what one-shot `moor decisions …` commands run: the
+//   command table and its printing from dist/cli, and the app (the decisions
+//   pack's tools in-process, no SDK) behind a dynamic import, which becomes
+//   a part of the file run only when the command answers locally (a command a
+//   daemon answers never runs it). A git hook pays for one file, compiled from
+//   a V8 code cache (src/app/code-cache.ts).
 // Each entry is bundled on its own so that neither loads the other's shared
 // chunks. CommonJS packages stay external (pino, better-sqlite3, pg,
 // prom-client: loaded by require), and so does the OpenTelemetry SDK, which
 // loads only when tracing is on. dist/bundle sits at the same depth as
-// dist/app, so paths built from import.meta.url (../../package.json) still
-// resolve. src/app/bundle-loader.ts uses a bundle only when it is at least as
-// new as its entry in dist/app; without rolldown this step is skipped and
-// everything loads from dist/app as before.
+// dist/app and dist/cli, so paths built from import.meta.url
+// (../../package.json) still resolve. src/app/bundle-loader.ts uses a bundle
+// only when it is at least as new as its entry; without rolldown this step is
+// skipped and everything loads from dist/app and dist/cli as before.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +33,13 @@ const outDir = path.join(root, 'dist/bundle');
 // the one error a store-less run never raises and for a draft's elicitation.
 const ENTRIES = [
   { name: 'daemon', minify: false, format: 'esm', external: [] },
-  { name: 'cli-app', minify: true, format: 'cjs', external: [/^@modelcontextprotocol\//] },
+  {
+    name: 'cli-decisions',
+    input: 'dist/cli/decisions-commands.js',
+    minify: true,
+    format: 'cjs',
+    external: [/^@modelcontextprotocol\//],
+  },
 ];
 
 let rolldown;
@@ -43,9 +52,9 @@ try {
 }
 
 fs.rmSync(outDir, { recursive: true, force: true });
-for (const { name, minify, format, external } of ENTRIES) {
+for (const { name, input = `dist/app/${name}.js`, minify, format, external } of ENTRIES) {
   const bundle = await rolldown({
-    input: { [name]: path.join(root, `dist/app/${name}.js`) },
+    input: { [name]: path.join(root, input) },
     platform: 'node',
     external: ['pino', 'better-sqlite3', 'pg', 'prom-client', /^@opentelemetry\//, /^node:/, ...external],
     logLevel: 'warn',

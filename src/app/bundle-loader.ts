@@ -25,23 +25,23 @@ export async function loadBundled<T>(name: string, unbundled: () => Promise<T>):
   return unbundled();
 }
 
-export type CliApp = typeof import('./cli-app.js');
-
 /**
- * The one-shot CLI's app (`moor decisions …`). Its bundle is one CommonJS
- * file, compiled from a V8 code cache in the state dir when one fits
- * (code-cache.ts): ESM has no such cache on Node 20, and a hook pays the
- * compile on every run. `command` is the one running (`decisions search`).
+ * A CommonJS bundle of the one-shot CLI (`dist/bundle/NAME.cjs`), compiled
+ * from a V8 code cache in the state dir when one fits (code-cache.ts): ESM has
+ * no such cache on Node 20, and a hook pays the compile on every run. Its
+ * exports, or undefined when there is no bundle at least as new as `entry`
+ * (the compiled module it was built from): the caller then imports `entry`
+ * itself. `use` names the command running (`decisions search`).
  */
-export async function loadCliApp(command: string): Promise<CliApp> {
-  const entry = fileURLToPath(new URL('./cli-app.js', import.meta.url));
-  const bundle = fileURLToPath(new URL('../bundle/cli-app.cjs', import.meta.url));
+export function loadCliBundle(entry: URL, name: string, use: string): unknown {
+  const bundle = fileURLToPath(new URL(`../bundle/${name}.cjs`, import.meta.url));
   try {
-    if (fs.statSync(bundle).mtimeMs >= fs.statSync(entry).mtimeMs)
-      return requireWithCodeCache(bundle, oneShotCacheDir(), command).exports as CliApp;
+    if (fs.statSync(bundle).mtimeMs < fs.statSync(entry).mtimeMs) return undefined;
   } catch (error) {
-    // No bundle (or no compiled entry beside it): the unbundled app. A bundle that fails to run is a defect to see.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // No bundle (or no compiled entry beside it): the unbundled modules.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
-  return import('./cli-app.js');
+  // A bundle that fails to run is a defect to see, not one to hide behind the unbundled modules.
+  return requireWithCodeCache(bundle, oneShotCacheDir(), use).exports;
 }

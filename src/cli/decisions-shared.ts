@@ -4,7 +4,6 @@
  */
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { loadCliApp } from '../app/bundle-loader.js';
 import type { ResolvedWorkspace, WorkspaceOptions } from '../app/commands/options.js';
 import { askDaemonOneShot } from '../app/control/one-shot-ask.js';
 import { MoorError } from '../errors.js';
@@ -44,11 +43,11 @@ export function positiveInt(value: string): number {
 
 /**
  * The app (the decisions pack's tools, in-process) loads only when a command
- * runs, from its bundle when the build made one.
+ * runs locally: a daemon's answer needs none of it. Inside the CLI's bundle
+ * this import is a lazily run part of the same file.
  */
 export async function app() {
-  // The command (`decisions search`) names what the compiled-code cache should come to hold.
-  const loaded = await loadCliApp(process.argv.slice(2, 4).join(' '));
+  const loaded = await import('../app/cli-app.js');
   return {
     ...loaded,
     resolveWorkspace: (o: WorkspaceOptions): ResolvedWorkspace => loaded.resolveWorkspace(o),

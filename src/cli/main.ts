@@ -44,7 +44,14 @@ function isDaemonRun(): boolean {
 
 /** Runs `moor decisions …` without commander when the fast parser can; false when commander must. */
 async function decisionsFastPath(): Promise<boolean> {
-  const { decisionsFastPath } = await import('./decisions-commands.js');
+  // One CommonJS bundle (the commands and, loaded lazily inside it, the app) instead of a graph of ES
+  // modules Node 20 would resolve and compile one by one.
+  const { loadCliBundle } = await import('../app/bundle-loader.js');
+  const entry = new URL('./decisions-commands.js', import.meta.url);
+  const bundled = loadCliBundle(entry, 'cli-decisions', argv.slice(0, 2).join(' ')) as
+    | typeof import('./decisions-commands.js')
+    | undefined;
+  const { decisionsFastPath } = bundled ?? (await import('./decisions-commands.js'));
   const command = decisionsFastPath(argv.slice(1));
   if (!command) return false;
   await command();

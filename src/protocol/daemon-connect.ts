@@ -3,7 +3,8 @@
  * the state dir's checks only, so a one-shot command that asks a running
  * daemon loads nothing that starts one (daemon-link.ts).
  */
-import net from 'node:net';
+import { createRequire } from 'node:module';
+import type net from 'node:net';
 import type { ControlHello, HelloReply, Incarnation, SessionHello } from './hello.js';
 import { checkDaemonSocket } from './state-dir.js';
 
@@ -22,6 +23,17 @@ export type LinkOutcome =
   /** The daemon answered and refused this hello: retrying will not help. */
   | { readonly kind: 'refused'; readonly code: string; readonly message: string };
 
+/**
+ * node:net on the first connect: a CommonJS bundle (the one-shot CLI's)
+ * requires every builtin it imports when it starts, and a command on a machine
+ * with no daemon never connects.
+ */
+let netModule: typeof net | undefined;
+function loadNet(): typeof net {
+  netModule ??= createRequire(import.meta.url)('node:net') as typeof net;
+  return netModule;
+}
+
 const RETRYABLE_REFUSALS = new Set(['SHUTTING_DOWN']);
 
 /** Connects and sends `hello`; resolves with the daemon's answer. Never rejects. */
@@ -35,7 +47,7 @@ export function connectDaemon(
   if (check.kind === 'untrusted')
     return Promise.resolve({ kind: 'refused', code: 'STATE_DIR_UNUSABLE', message: check.message });
   return new Promise((resolve) => {
-    const socket = net.createConnection(socketPath);
+    const socket = loadNet().createConnection(socketPath);
     let buffered: Buffer = Buffer.alloc(0);
     let settled = false;
     const finish = (outcome: LinkOutcome) => {

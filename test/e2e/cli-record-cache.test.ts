@@ -170,4 +170,46 @@ describe('the one-shot parse cache', () => {
       expect(JSON.parse(fs.readFileSync(file, 'utf8')).build).toBe(good.build);
     }
   });
+
+  it("keeps a record's links and review date for the next check, and looks up link targets every time", async () => {
+    const workspace = tempDir('moor-cache-check-');
+    const decisions = path.join(workspace, 'docs/decisions');
+    fs.mkdirSync(decisions, { recursive: true });
+    fs.writeFileSync(
+      path.join(decisions, '0001-use-a-queue.md'),
+      '# 1. Use a queue\n\nStatus: accepted\n\nReview by: 2000-01-31\n\nSee [the worker](../../src/worker.ts).\n',
+    );
+    const state = tempDir('moor-cache-state-');
+    fs.chmodSync(state, 0o700);
+    const env = { MOOR_STATE_DIR: state };
+    const check = ['decisions', 'check', '--json', '-w', workspace];
+    const off = () => moor(check, { ...env, MOOR_RECORD_CACHE: 'off' });
+    const baseline = await off();
+    expect(baseline.stdout).toContain('links to ../../src/worker.ts');
+    expect(baseline.stdout).toContain('was due for review on 2000-01-31');
+    expect(await moor(check, env)).toEqual(baseline);
+    const [file] = recordCacheFiles(state) as [string];
+    type Stored = { records: Record<string, { memo?: Record<string, { links: { target: string }[] }> }> };
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as Stored;
+    const entry = stored.records['0001-use-a-queue.md'];
+    expect(entry?.memo?.['check-marks']?.links.map((l) => l.target)).toEqual(['../../src/worker.ts']);
+    // What the memo says is what the next check reports while the record is unchanged.
+    const planted = structuredClone(stored);
+    (planted.records['0001-use-a-queue.md']?.memo?.['check-marks']?.links[0] as { target: string }).target =
+      'planted.ts';
+    fs.writeFileSync(file, JSON.stringify(planted));
+    expect((await moor(check, env)).stdout).toContain('links to planted.ts');
+    // A memo of the wrong shape is not used: the record is read again and the memo replaced.
+    const malformed = structuredClone(stored);
+    (malformed.records['0001-use-a-queue.md'] as { memo: unknown }).memo = { 'check-marks': { links: 'x' } };
+    fs.writeFileSync(file, JSON.stringify(malformed));
+    expect(await moor(check, env)).toEqual(baseline);
+    expect(await moor(check, env)).toEqual(baseline);
+    // The link's target appears: the remembered link is looked up again, and no longer broken.
+    fs.mkdirSync(path.join(workspace, 'src'));
+    fs.writeFileSync(path.join(workspace, 'src/worker.ts'), 'export {};\n');
+    const fixed = await moor(check, env);
+    expect(fixed).toEqual(await off());
+    expect(fixed.stdout).not.toContain('links to');
+  });
 });

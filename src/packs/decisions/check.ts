@@ -7,12 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { type RecordMarks, storedLine, storedMarks, storeLine, storeMarks } from './check-memo.js';
 import type { DecisionCorpus as Corpus } from './corpus/corpus-view.js';
+import { type RecordMemo, recordMemo } from './corpus/load/record-memo.js';
 import { LoggedDecision } from './corpus/logs/logged-decision.js';
 import type { Decision } from './corpus/model.js';
 import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
-import { brokenLinks, type RepositoryLink, repositoryLinks } from './record-links.js';
-import { type ReviewDate, reviewDateOf, todayUtc } from './record-review.js';
+import { brokenLinks, repositoryLinks } from './record-links.js';
+import { reviewDateOf, todayUtc } from './record-review.js';
 
 export interface CheckFinding {
   readonly path: string;
@@ -68,12 +70,6 @@ class FileLines {
   }
 }
 
-/** What a record's text gives the check, whichever files exist and whatever day it is. */
-interface RecordMarks {
-  readonly review: ReviewDate | null;
-  readonly links: readonly RepositoryLink[];
-}
-
 /**
  * Marks per parsed record: a record object stands for one stamp of its file
  * (a changed file is a new object), so a daemon checking an unchanged corpus
@@ -84,11 +80,25 @@ const marksOf = new WeakMap<Decision, RecordMarks>();
 function recordMarks(d: Decision, corpusRel: string, lines: FileLines): RecordMarks | null {
   const known = marksOf.get(d);
   if (known !== undefined) return known;
+  // A one-shot run finds them in the parse cache, kept with the parse of this very file.
+  const memo = memoOf(d);
+  const folder = folderOf(d, corpusRel);
+  const stored = storedMarks(memo, folder);
+  if (stored !== undefined) {
+    marksOf.set(d, stored);
+    return stored;
+  }
   const text = lines.of(d.path);
   if (text === null) return null;
-  const marks = { review: reviewDateOf(text), links: repositoryLinks(folderOf(d, corpusRel), d.path, text) };
+  const marks = { review: reviewDateOf(text), links: repositoryLinks(folder, d.path, text) };
   marksOf.set(d, marks);
+  storeMarks(memo, folder, marks);
   return marks;
+}
+
+/** The memo of the record's own parse (a log's record, for one of several logs). */
+function memoOf(d: Decision): RecordMemo | undefined {
+  return recordMemo(d instanceof LoggedDecision ? d.inner : d);
 }
 
 /** What only the record as written shows: a review date that has passed, links to files that are not there. */
@@ -169,6 +179,9 @@ function lineOf(lines: FileLines, draft: Draft, record: Decision | undefined): n
   const key = (draft.needles ?? []).join('\u0000');
   const found = record === undefined ? undefined : linesFound.get(record);
   if (found?.has(key)) return found.get(key) ?? null;
+  const memo = record === undefined ? undefined : memoOf(record);
+  const stored = storedLine(memo, key);
+  if (stored !== undefined) return remember(record, found, key, stored);
   const fileLines = lines.of(draft.path);
   if (fileLines === null) return null;
   let line = 1;
@@ -179,10 +192,19 @@ function lineOf(lines: FileLines, draft: Draft, record: Decision | undefined): n
       break;
     }
   }
-  if (record !== undefined) {
-    if (found === undefined) linesFound.set(record, new Map([[key, line]]));
-    else found.set(key, line);
-  }
+  storeLine(memo, key, line);
+  return remember(record, found, key, line);
+}
+
+function remember(
+  record: Decision | undefined,
+  found: Map<string, number | null> | undefined,
+  key: string,
+  line: number | null,
+): number | null {
+  if (record === undefined) return line;
+  if (found === undefined) linesFound.set(record, new Map([[key, line]]));
+  else found.set(key, line);
   return line;
 }
 

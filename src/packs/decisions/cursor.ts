@@ -3,8 +3,8 @@
  * to the corpus fingerprint at the time, so a page never silently mixes two
  * versions of the corpus or two different queries.
  */
-import { createHash } from 'node:crypto';
 import { ToolError } from '../../errors.js';
+import { createHash } from './corpus/lazy-crypto.js';
 
 interface CursorBody {
   readonly v: 1;

@@ -45,7 +45,8 @@ export function repositoryLinks(corpusRel: string, file: string, lines: readonly
       fenced = !fenced;
       return;
     }
-    if (fenced) return;
+    // Both link forms open with a bracket: most lines of a record hold none.
+    if (fenced || !line.includes('[')) return;
     for (const raw of targetsOf(line)) {
       if (SCHEME.test(raw) || raw.startsWith('#') || raw.startsWith('//')) continue;
       let target = raw.replace(/[#?].*$/, '');

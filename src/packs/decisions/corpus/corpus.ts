@@ -78,6 +78,8 @@ export class Corpus implements DecisionCorpus {
   readonly corpusDir: string;
   private readonly ctx: ScanContext;
   private readonly store: RecordStore;
+  /** The one-shot parse cache this corpus loaded with, saved again on close for memos added since. */
+  private readonly parsedCache: ParsedRecordCache | undefined;
   private readonly derived: DerivedState;
   private governance: Governance;
   private watcher: CorpusWatcher | null = null;
@@ -117,6 +119,7 @@ export class Corpus implements DecisionCorpus {
     this.ctx = { root, corpusDir: dir };
     const parsedCache =
       options.parsedCache === undefined ? undefined : new ParsedRecordCache(options.parsedCache, dir);
+    this.parsedCache = parsedCache;
     this.store = new RecordStore(
       root,
       dir,
@@ -224,6 +227,8 @@ export class Corpus implements DecisionCorpus {
   }
 
   close(): void {
+    // Memos a command added after the load (record-memo.ts) are kept for the next run.
+    this.parsedCache?.save();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.recheck !== null) clearInterval(this.recheck);

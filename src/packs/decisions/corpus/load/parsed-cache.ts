@@ -11,11 +11,12 @@
  * It is written (atomically, 0600) only when the load parsed something or
  * a record went away, and a write that fails is dropped silently.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { nameHash } from '../lazy-crypto.js';
 import type { Problem } from '../model.js';
 import type { PlainDecision } from './lazy-decision.js';
+import type { RecordMemo } from './record-memo.js';
 
 /** Where the cache files live and which build may read them (the CLI's state dir and moor's build). */
 export interface ParsedCacheOptions {
@@ -34,6 +35,8 @@ export interface ParsedEntry {
   readonly from: number;
   /** A hash of the file's text (what a refresh's announcer compares). */
   readonly version: string;
+  /** What commands worked out from this parse of the file (record-memo.ts), by key. */
+  readonly memo?: Readonly<Record<string, unknown>> | undefined;
 }
 
 const FORMAT = 1;
@@ -52,15 +55,22 @@ export class ParsedRecordCache {
   readonly #stored: ReadonlyMap<string, ParsedEntry>;
   /** The entries of this load: what the next run may use. */
   readonly #seen = new Map<string, ParsedEntry>();
+  /** Memos of this load's entries, by corpus path; saved with them. */
+  readonly #memos = new Map<string, Record<string, unknown>>();
+  /** Something parsed or memoized since the last save. */
+  #unsaved = false;
+  /** How many entries the file holds as last read or written. */
+  #savedSize: number;
   #parsed = 0;
   #hits = 0;
 
   constructor(options: ParsedCacheOptions, corpusDir: string) {
     this.#options = options;
     this.#corpusDir = corpusDir;
-    const name = createHash('sha1').update(corpusDir).digest('hex').slice(0, 16);
+    const name = nameHash(corpusDir);
     this.file = path.join(options.dir, `records-${name}.json`);
     this.#stored = readCache(this.file, options.build, corpusDir);
+    this.#savedSize = this.#stored.size;
   }
 
   /** Whether the file held entries this build can use. */
@@ -80,23 +90,49 @@ export class ParsedRecordCache {
       return undefined;
     this.#hits += 1;
     this.#seen.set(corpusPath, entry);
+    if (entry.memo !== undefined) this.#memos.set(corpusPath, { ...entry.memo });
     return entry;
   }
 
   /** A record this load parsed (its plain fields as parsed, before the corpus settles anything). */
   remember(corpusPath: string, entry: ParsedEntry): void {
     this.#parsed += 1;
+    this.#unsaved = true;
     this.#seen.set(corpusPath, entry);
+    this.#memos.delete(corpusPath);
   }
 
-  /** Writes the cache when this load differs from what was stored. */
+  /** The memo of the entry this load took or made for `corpusPath`, saved with it. */
+  memo(corpusPath: string): RecordMemo {
+    return {
+      get: (key) => this.#memos.get(corpusPath)?.[key],
+      set: (key, value) => {
+        const memo = this.#memos.get(corpusPath) ?? {};
+        memo[key] = value;
+        this.#memos.set(corpusPath, memo);
+        this.#unsaved = true;
+      },
+    };
+  }
+
+  /**
+   * Writes the cache when this load differs from what the file holds: a
+   * record parsed or gone, or a memo added since the last save.
+   */
   save(): void {
-    if (this.#parsed === 0 && this.#seen.size === this.#stored.size) return;
+    if (!this.#unsaved && this.#seen.size === this.#savedSize) return;
+    this.#unsaved = false;
+    this.#savedSize = this.#seen.size;
+    const records: Record<string, ParsedEntry> = {};
+    for (const [corpusPath, entry] of this.#seen) {
+      const memo = this.#memos.get(corpusPath);
+      records[corpusPath] = memo === undefined ? entry : { ...entry, memo };
+    }
     const body: CacheFile = {
       format: FORMAT,
       build: this.#options.build,
       corpusDir: this.#corpusDir,
-      records: Object.fromEntries(this.#seen),
+      records,
     };
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
@@ -157,6 +193,7 @@ function isEntry(value: unknown): value is ParsedEntry {
   if (typeof value.stamp !== 'string' || typeof value.rel !== 'string' || typeof value.version !== 'string')
     return false;
   if (!(value.nav === null || typeof value.nav === 'string')) return false;
+  if (value.memo !== undefined && !isObject(value.memo)) return false;
   if (!Number.isSafeInteger(value.from) || !Array.isArray(value.problems)) return false;
   if (
     !value.problems.every((p) => isObject(p) && typeof p.path === 'string' && typeof p.message === 'string')

@@ -3,10 +3,10 @@
  * that follow it: search postings, governed-path globs, the fingerprint and
  * the problem list. Changes are collected per batch for the derived state.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { toPosix } from '../find/paths.js';
 import type { ScanEntry } from '../find/scan.js';
+import { createHash } from '../lazy-crypto.js';
 import type { Decision, Problem, SkippedFile } from '../model.js';
 import { parseDecision } from '../read/parse.js';
 import { readRecord, statStamp } from '../read/read.js';
@@ -17,6 +17,7 @@ import { Fingerprint } from './fingerprint.js';
 import { LazyDecision } from './lazy-decision.js';
 import type { ParsedRecordCache } from './parsed-cache.js';
 import type { PreparedBatch } from './prepare.js';
+import { attachMemo, type RecordMemo } from './record-memo.js';
 import type { PostingsCache } from './search-cache.js';
 
 export interface FileRecord {
@@ -160,6 +161,8 @@ export class RecordStore {
     const record = { stamp, decision: parsed.decision, problems: parsed.problems };
     // The announcer tells a rewrite with the same text apart by this hash.
     const version = createHash('sha1').update(read.text).digest('base64');
+    if (this.parsedCache !== undefined && parsed.decision !== null)
+      attachMemo(parsed.decision, this.parsedCache.memo(e.corpusPath));
     this.parsedCache?.remember(e.corpusPath, {
       stamp,
       rel,
@@ -186,6 +189,7 @@ export class RecordStore {
     if (hit === undefined) return false;
     const decision =
       hit.decision === null ? null : new LazyDecision(hit.decision, this.bodies, e.readPath, stamp);
+    if (decision !== null) attachMemo(decision, this.parsedCache?.memo(e.corpusPath) as RecordMemo);
     const record = { stamp, decision, problems: hit.problems };
     // The body the index reads is the one the file holds (its stamp unchanged): read when indexed.
     this.set(

@@ -20,9 +20,9 @@
  * posting (int32) and first byte (int32), each document's weighted length
  * (float32), the delta-encoded document ids and the term frequencies (uint8).
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createHash, nameHash } from '../lazy-crypto.js';
 import type { IndexSnapshot } from '../search/search-index.js';
 import type { ParsedCacheOptions } from './parsed-cache.js';
 
@@ -82,7 +82,7 @@ export class SearchPostingsCache implements PostingsCache {
     private readonly options: ParsedCacheOptions,
     private readonly corpusDir: string,
   ) {
-    const name = createHash('sha1').update(corpusDir).digest('hex').slice(0, 16);
+    const name = nameHash(corpusDir);
     this.file = path.join(options.dir, `search-${name}.bin`);
   }
 

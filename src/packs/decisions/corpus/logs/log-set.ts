@@ -5,11 +5,11 @@
  * `billing:0003` names a record of another log, and a file is governed by
  * the log of the package it lies in.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Corpus } from '../corpus.js';
 import type { DecisionCorpus } from '../corpus-view.js';
 import { isInside, toPosix } from '../find/paths.js';
+import { createHash } from '../lazy-crypto.js';
 import type { RefreshStats } from '../load/records.js';
 import type { Decision, Problem, SkippedFile, SupersessionEdge } from '../model.js';
 import type { GoverningAnswer, GoverningEntry } from '../resolve/governs.js';
