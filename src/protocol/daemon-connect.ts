@@ -30,7 +30,8 @@ export type LinkOutcome =
  */
 let netModule: typeof net | undefined;
 function loadNet(): typeof net {
-  netModule ??= createRequire(import.meta.url)('node:net') as typeof net;
+  // Any absolute base resolves a builtin; import.meta.url would cost a bundle a file URL made at run time.
+  netModule ??= createRequire('/')('node:net') as typeof net;
   return netModule;
 }
 

@@ -1,5 +1,5 @@
 /**
- * node:crypto when a hash is first made, and a name hash that needs none.
+ * node:crypto when a hash is first made, and the cache's hashes, which need none.
  *
  * The one-shot CLI runs as one CommonJS bundle, where every builtin a module
  * imports is required when the bundle starts; node:crypto costs such a run
@@ -14,22 +14,65 @@ let crypto: Crypto | undefined;
 
 /** node:crypto's createHash, the module loaded on the first call. */
 export function createHash(algorithm: string): Hash {
-  crypto ??= createRequire(import.meta.url)('node:crypto') as Crypto;
+  // Any absolute base resolves a builtin; import.meta.url would cost the bundle a file URL made at run time.
+  crypto ??= createRequire('/')('node:crypto') as Crypto;
   return crypto.createHash(algorithm);
 }
 
 /**
- * 16 hex digits naming a cache file after a folder: two independent 32-bit
- * hashes (FNV-1a and a polynomial one). A name only has to spread; what the
- * file is for is checked against its header when it is read.
+ * A 64-bit hash (FNV-1a and a polynomial hash, side by side) of strings and
+ * bytes, for what a cache file is keyed and checked by: its name, the
+ * signature of what it was made from, and a checksum that catches a damaged
+ * file. Nothing here guards against an attacker: the cache lives in the
+ * user's own 0700 state dir, and a cache entry is only ever a cache.
  */
-export function nameHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = (Math.imul(b, 31) + c) | 0;
+export class Hash64 {
+  private a = 0x811c9dc5 | 0;
+  private b = 0;
+
+  text(text: string): this {
+    let a = this.a;
+    let b = this.b;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = (Math.imul(b, 31) + c) | 0;
+    }
+    this.a = a;
+    this.b = b;
+    return this;
   }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+
+  /** The bytes of a view, four at a time where it is aligned. */
+  bytes(view: Uint8Array): this {
+    let a = this.a;
+    let b = this.b;
+    let i = 0;
+    if (view.byteOffset % 4 === 0) {
+      const words = new Int32Array(view.buffer, view.byteOffset, view.byteLength >> 2);
+      for (; i < words.length; i++) {
+        const w = words[i] as number;
+        a = Math.imul(a ^ w, 0x01000193);
+        b = (Math.imul(b, 31) + w) | 0;
+      }
+      i *= 4;
+    }
+    for (; i < view.length; i++) {
+      const c = view[i] as number;
+      a = Math.imul(a ^ c, 0x01000193);
+      b = (Math.imul(b, 31) + c) | 0;
+    }
+    this.a = a;
+    this.b = b;
+    return this;
+  }
+
+  hex(): string {
+    return (this.a >>> 0).toString(16).padStart(8, '0') + (this.b >>> 0).toString(16).padStart(8, '0');
+  }
+}
+
+/** 16 hex digits naming a cache file after a folder: a name only has to spread, the header says whose it is. */
+export function nameHash(text: string): string {
+  return new Hash64().text(text).hex();
 }

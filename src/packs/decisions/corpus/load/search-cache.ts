@@ -15,18 +15,18 @@
  * is dropped.
  *
  * Layout: a 4-byte little-endian header length, the header (JSON: format,
- * build, corpus folder, signature, section sizes, a SHA-1 of the sections,
+ * build, corpus folder, signature, section sizes, a 64-bit checksum of the sections,
  * the dictionary's terms), padding to 4 bytes, then each term's first
  * posting (int32) and first byte (int32), each document's weighted length
  * (float32), the delta-encoded document ids and the term frequencies (uint8).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash, nameHash } from '../lazy-crypto.js';
+import { Hash64, nameHash } from '../lazy-crypto.js';
 import type { IndexSnapshot } from '../search/search-index.js';
 import type { ParsedCacheOptions } from './parsed-cache.js';
 
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What DecisionSearch asks of a postings cache (its deferred bulk index). */
 export interface PostingsCache {
@@ -44,9 +44,9 @@ export interface SignedDoc {
 
 /** The signature of a bulk index: everything the tokenizer read, in order. */
 export function postingsSignature(docs: readonly SignedDoc[]): string {
-  const hash = createHash('sha1');
-  for (const d of docs) hash.update(`${d.path}\0${d.version}\0${d.title}\0${d.from}\n`);
-  return `${docs.length}:${hash.digest('base64')}`;
+  const hash = new Hash64();
+  for (const d of docs) hash.text(`${d.path}\0${d.version}\0${d.title}\0${d.from}\n`);
+  return `${docs.length}:${hash.hex()}`;
 }
 
 interface Header {
@@ -58,7 +58,7 @@ interface Header {
   readonly docs: number;
   readonly bytes: number;
   readonly postings: number;
-  readonly sha1: string;
+  readonly checksum: string;
   readonly dictTerms: readonly string[];
 }
 
@@ -69,10 +69,10 @@ function sectionsOf(s: IndexSnapshot): Section[] {
 }
 
 function checksum(sections: readonly Section[]): string {
-  const hash = createHash('sha1');
+  const hash = new Hash64();
   for (const section of sections)
-    hash.update(new Uint8Array(section.buffer, section.byteOffset, section.byteLength));
-  return hash.digest('base64');
+    hash.bytes(new Uint8Array(section.buffer, section.byteOffset, section.byteLength));
+  return hash.hex();
 }
 
 export class SearchPostingsCache implements PostingsCache {
@@ -112,7 +112,7 @@ export class SearchPostingsCache implements PostingsCache {
       docs: snapshot.docLens.length,
       bytes: snapshot.bytes.length,
       postings: snapshot.tfs.length,
-      sha1: checksum(sections),
+      checksum: checksum(sections),
       dictTerms: snapshot.dictTerms,
     };
     const json = Buffer.from(JSON.stringify(header), 'utf8');
@@ -166,7 +166,7 @@ function decode(
     !isCount(h.docs) ||
     !isCount(h.bytes) ||
     !isCount(h.postings) ||
-    typeof h.sha1 !== 'string' ||
+    typeof h.checksum !== 'string' ||
     !Array.isArray(h.dictTerms) ||
     h.dictTerms.length !== h.terms ||
     !h.dictTerms.every((t) => typeof t === 'string')
@@ -189,7 +189,7 @@ function decode(
     bytes: new Uint8Array(take(h.bytes)),
     tfs: new Uint8Array(take(h.postings)),
   };
-  if (checksum(sectionsOf(snapshot)) !== h.sha1) return undefined;
+  if (checksum(sectionsOf(snapshot)) !== h.checksum) return undefined;
   if (!ascendsTo(snapshot.starts, h.postings) || !ascendsTo(snapshot.byteStarts, h.bytes)) return undefined;
   return snapshot.docLens.every((len) => Number.isFinite(len) && len >= 0) ? snapshot : undefined;
 }

@@ -124,10 +124,14 @@ export class DerivedState {
     fileProblems: readonly Problem[],
     markdownFiles: number,
   ): void {
-    const before = new Set(removed.map(identityKey));
-    const after = new Set(added.map(identityKey));
-    let identityChanged = before.size !== after.size;
-    for (const k of after) if (!before.has(k)) identityChanged = true;
+    let identityChanged = removed.length > 0 || added.length > 0;
+    // Only a batch that both removes and adds can leave every name as it was (a record rewritten in place).
+    if (removed.length > 0 && added.length > 0) {
+      const before = new Set(removed.map(identityKey));
+      const after = new Set(added.map(identityKey));
+      identityChanged = before.size !== after.size;
+      for (const k of after) if (!before.has(k)) identityChanged = true;
+    }
     if (removed.length + added.length > SMALL_BATCH) {
       const gone = new Set(removed);
       this.sorted = this.sorted.filter((d) => !gone.has(d));

@@ -146,7 +146,7 @@ export class DecisionSearch {
 
   private commitNow(): void {
     this.index.commit();
-    this.expander.sync();
+    // The expander's structures catch up when a search next needs them (term-expand.ts).
     this.expansions.clear();
   }
 

@@ -35,7 +35,16 @@ function prefixWeight(queryLength: number, termLength: number): number {
   return 0.5 + (0.3 * queryLength) / termLength;
 }
 
+/**
+ * Expansions answered by walking every term before the sorted list and the
+ * length buckets are built: a one-shot search asks for a word or two, and
+ * sorting tens of thousands of terms would cost it more than its answer.
+ */
+const SCANS_BEFORE_INDEXING = 8;
+
 export class TermExpander {
+  /** Expansions answered by a walk so far; past SCANS_BEFORE_INDEXING the structures are built. */
+  private scans = 0;
   private sorted: number[] = [];
   private byLength: number[][] = [];
   private masks = new Int32Array(1024);
@@ -80,15 +89,30 @@ export class TermExpander {
     this.known = size;
   }
 
-  /** Expansions for one lowercase query word; `df` filters out terms no live document has. */
+  /**
+   * Expansions for one lowercase query word; `df` filters out terms no live
+   * document has. The candidates are the same whether they are found by a
+   * walk or in the built structures, and each list is put in one total order
+   * (ties broken by id) before it is cut, so the answer is too.
+   */
   expand(word: string, df: (id: number) => number): Expansion[] {
-    this.sync();
+    const walk = this.known === 0 && this.scans < SCANS_BEFORE_INDEXING;
+    if (walk) this.scans += 1;
+    else this.sync();
     const out: Expansion[] = [];
     const exact = this.dict.lookup(word);
     if (exact >= 0 && df(exact) > 0) out.push({ id: exact, weight: EXACT });
-    if (word.length >= MIN_PREFIX) out.push(...this.prefixes(word, exact, df));
-    if (word.length >= 5) out.push(...this.fuzzy(word, df, out));
+    if (word.length >= MIN_PREFIX) out.push(...this.prefixes(word, exact, df, walk));
+    if (word.length >= 5) out.push(...this.fuzzy(word, df, out, walk));
     return out;
+  }
+
+  /** Every term id in [0, size) for which `keep` holds, in id order. */
+  private walkTerms(keep: (term: string) => boolean): number[] {
+    const found: number[] = [];
+    const terms = this.dict.terms;
+    for (let id = 0; id < terms.length; id++) if (keep(terms[id] as string)) found.push(id);
+    return found;
   }
 
   private lowerBound(term: string): number {
@@ -102,12 +126,17 @@ export class TermExpander {
     return lo;
   }
 
-  private prefixes(word: string, exact: number, df: (id: number) => number): Expansion[] {
+  private prefixes(word: string, exact: number, df: (id: number) => number, walk: boolean): Expansion[] {
     const found: number[] = [];
-    for (let i = this.lowerBound(word); i < this.sorted.length; i++) {
-      const id = this.sorted[i] as number;
-      if (!this.dict.term(id).startsWith(word)) break;
-      if (id !== exact && df(id) > 0) found.push(id);
+    if (walk) {
+      for (const id of this.walkTerms((term) => term.startsWith(word)))
+        if (id !== exact && df(id) > 0) found.push(id);
+    } else {
+      for (let i = this.lowerBound(word); i < this.sorted.length; i++) {
+        const id = this.sorted[i] as number;
+        if (!this.dict.term(id).startsWith(word)) break;
+        if (id !== exact && df(id) > 0) found.push(id);
+      }
     }
     // Shortest continuations first: "serv" means "server" more often than "serviceability".
     found.sort((a, b) => this.dict.term(a).length - this.dict.term(b).length || df(b) - df(a) || a - b);
@@ -116,21 +145,29 @@ export class TermExpander {
       .map((id) => ({ id, weight: prefixWeight(word.length, this.dict.term(id).length) }));
   }
 
-  private fuzzy(word: string, df: (id: number) => number, already: readonly Expansion[]): Expansion[] {
+  private fuzzy(
+    word: string,
+    df: (id: number) => number,
+    already: readonly Expansion[],
+    walk: boolean,
+  ): Expansion[] {
     const max = word.length >= 9 ? 2 : 1;
     const mask = letterMask(word);
     const taken = new Set(already.map((e) => e.id));
     const found: Array<{ id: number; d: number }> = [];
-    for (let len = word.length - max; len <= word.length + max; len++) {
-      const bucket = this.byLength[len];
-      if (bucket === undefined) continue;
-      for (const id of bucket) {
-        // One edit changes at most two letters of the letter set.
-        if (popcount(mask ^ (this.masks[id] as number)) > 2 * max) continue;
-        if (taken.has(id)) continue;
-        const d = boundedDistance(word, this.dict.term(id), max);
-        if (d <= max && d > 0 && df(id) > 0) found.push({ id, d });
-      }
+    const consider = (id: number, termMask: number): void => {
+      // One edit changes at most two letters of the letter set.
+      if (popcount(mask ^ termMask) > 2 * max) return;
+      if (taken.has(id)) return;
+      const d = boundedDistance(word, this.dict.term(id), max);
+      if (d <= max && d > 0 && df(id) > 0) found.push({ id, d });
+    };
+    if (walk) {
+      const near = this.walkTerms((term) => Math.abs(term.length - word.length) <= max);
+      for (const id of near) consider(id, letterMask(this.dict.term(id)));
+    } else {
+      for (let len = word.length - max; len <= word.length + max; len++)
+        for (const id of this.byLength[len] ?? []) consider(id, this.masks[id] as number);
     }
     found.sort((a, b) => a.d - b.d || df(b.id) - df(a.id) || a.id - b.id);
     return found.slice(0, MAX_FUZZY_TERMS).map(({ id, d }) => ({ id, weight: d === 1 ? FUZZY_1 : FUZZY_2 }));
