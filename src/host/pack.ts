@@ -221,6 +221,19 @@ export interface Pack<S> {
   version?(state: S): string | undefined;
 }
 
+/**
+ * A value built on first use and kept. Tools build their zod schemas with
+ * it: a one-shot CLI command calls one tool, and building every tool's input
+ * and output schemas when the pack loads cost it more than its answer.
+ */
+export function lazily<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => {
+    built ??= { value: build() };
+    return built.value;
+  };
+}
+
 /** Typed helper: keeps a tool's handler checked against its own schemas. */
 export function defineTool<S, I extends z.ZodType, O extends z.ZodType>(
   tool: ToolDefinition<S, I, O>,

@@ -4,17 +4,20 @@
  * versions of the corpus or two different queries.
  */
 import { ToolError } from '../../errors.js';
-import { createHash } from './corpus/lazy-crypto.js';
+import { Hash64 } from './corpus/lazy-crypto.js';
+
+/** 2: the query is bound by a 64-bit hash (1 used SHA-256, which cost a one-shot search node:crypto). */
+const VERSION = 2;
 
 interface CursorBody {
-  readonly v: 1;
+  readonly v: typeof VERSION;
   readonly q: string;
   readonly f: string;
   readonly o: number;
 }
 
 export function encodeSearchCursor(queryKey: string, fingerprint: string, offset: number): string {
-  const body: CursorBody = { v: 1, q: hashKey(queryKey), f: fingerprint, o: offset };
+  const body: CursorBody = { v: VERSION, q: hashKey(queryKey), f: fingerprint, o: offset };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
@@ -26,7 +29,7 @@ export function decodeSearchCursor(cursor: string, queryKey: string, fingerprint
   } catch {
     body = undefined;
   }
-  if (body?.v !== 1 || typeof body.o !== 'number' || !Number.isSafeInteger(body.o) || body.o < 0) {
+  if (body?.v !== VERSION || typeof body.o !== 'number' || !Number.isSafeInteger(body.o) || body.o < 0) {
     throw new ToolError(
       'INVALID_CURSOR',
       'Invalid cursor: pass back nextCursor from a previous answer unchanged.',
@@ -47,6 +50,7 @@ export function decodeSearchCursor(cursor: string, queryKey: string, fingerprint
   return body.o;
 }
 
+/** Binds a cursor to its query; it only has to tell two queries apart, nobody forges one to gain anything. */
 function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('base64url').slice(0, 16);
+  return new Hash64().text(key).hex();
 }

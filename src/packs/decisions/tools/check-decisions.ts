@@ -6,48 +6,57 @@
  * stops when cancelled.
  */
 import { z } from 'zod';
-import { defineTool } from '../../../host/pack.js';
+import { defineTool, lazily } from '../../../host/pack.js';
 import { checkWorkspace, type WorkspaceCheckReport } from '../check.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { READ_ONLY } from './shared.js';
 
-const input = z.strictObject({});
+// Built on first use (lazily): a one-shot command calls one tool of the pack.
+const schemas = lazily(() => {
+  const input = z.strictObject({});
 
-const findingSchema = z.object({
-  path: z.string(),
-  line: z.number().int().nullable().describe('1-based line the problem is written on; null when unknown.'),
-  kind: z.string(),
-  message: z.string(),
+  const findingSchema = z.object({
+    path: z.string(),
+    line: z.number().int().nullable().describe('1-based line the problem is written on; null when unknown.'),
+    kind: z.string(),
+    message: z.string(),
+  });
+
+  const fateSchema = z.object({
+    path: z.string(),
+    fate: z.enum(['decision', 'unreadable', 'skipped']),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Why a file is unreadable or skipped (template, table of contents, …).'),
+  });
+
+  const output = z.object({
+    decisions: z.number().int(),
+    files: z
+      .array(fateSchema)
+      .describe('Every Markdown file of the decision folder and what became of it, in path order.'),
+    findings: z.array(findingSchema),
+    counts: z.record(z.string(), z.number().int()),
+    filesScanned: z.number().int(),
+    foldersScanned: z.number().int(),
+    globsChecked: z.number().int(),
+  });
+  return { input, findingSchema, fateSchema, output };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-const fateSchema = z.object({
-  path: z.string(),
-  fate: z.enum(['decision', 'unreadable', 'skipped']),
-  reason: z
-    .string()
-    .nullable()
-    .describe('Why a file is unreadable or skipped (template, table of contents, …).'),
-});
-
-const output = z.object({
-  decisions: z.number().int(),
-  files: z
-    .array(fateSchema)
-    .describe('Every Markdown file of the decision folder and what became of it, in path order.'),
-  findings: z.array(findingSchema),
-  counts: z.record(z.string(), z.number().int()),
-  filesScanned: z.number().int(),
-  foldersScanned: z.number().int(),
-  globsChecked: z.number().int(),
-});
-
-export const checkDecisions = defineTool<DecisionsState, typeof input, typeof output>({
+export const checkDecisions = defineTool<DecisionsState, Schemas['input'], Schemas['output']>({
   name: 'check_decisions',
   title: 'Check decisions',
   description:
     'Checks the whole decision corpus: files that do not parse, supersession links that dangle, are ambiguous or form cycles, governed paths (globs) that match no file in the repository, relative links to files that are not there, and review dates that have passed. Walks the repository, so it can take a while on a big one; run it as a task where the client supports tasks.',
-  input,
-  output,
+  get input() {
+    return schemas().input;
+  },
+  get output() {
+    return schemas().output;
+  },
   annotations: { title: 'Check decisions', ...READ_ONLY },
   task: { eligibility: 'optional', cancellation: 'abort' },
   async handler(_args, ctx) {
@@ -63,7 +72,7 @@ export const checkDecisions = defineTool<DecisionsState, typeof input, typeof ou
   },
 });
 
-type Fate = z.infer<typeof fateSchema>;
+type Fate = z.infer<Schemas['fateSchema']>;
 
 /** Nothing silent: each file is a decision, unreadable (with why) or skipped (with why). */
 function fates(corpus: ReturnType<typeof corpusOf>): Fate[] {
@@ -79,9 +88,9 @@ function fates(corpus: ReturnType<typeof corpusOf>): Fate[] {
 }
 
 /** The tool's structured answer. */
-export type CheckAnswer = z.infer<typeof output>;
+export type CheckAnswer = z.infer<Schemas['output']>;
 
-function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<typeof output> {
+function shape(report: WorkspaceCheckReport, files: Fate[]): z.infer<Schemas['output']> {
   const counts: Record<string, number> = {};
   for (const f of report.findings) counts[f.kind] = (counts[f.kind] ?? 0) + 1;
   return {

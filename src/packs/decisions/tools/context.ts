@@ -4,53 +4,65 @@
  * and the answer says which decision the successor replaced.
  */
 import { z } from 'zod';
-import { defineTool } from '../../../host/pack.js';
+import { defineTool, lazily } from '../../../host/pack.js';
 import { toWorkspaceRelative } from '../corpus/find/paths.js';
 import type { GoverningEntry } from '../corpus/resolve/governs.js';
 import { cyclesByPath } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
-import { decisionSummarySchema, describe, maxBytes, READ_ONLY, summarize } from './shared.js';
+import { describe, maxBytes, READ_ONLY, sharedSchemas, summarize } from './shared.js';
 
 export const MAX_FILES = 200;
 
-const input = z.strictObject({
-  files: z
-    .array(z.string().min(1, 'must not be empty').refine(maxBytes(4096), 'must be at most 4096 bytes'))
-    .min(1, 'needs at least one file')
-    .max(MAX_FILES, `at most ${MAX_FILES} files per call`)
-    .describe('File paths, relative to the repository root (or absolute inside it).'),
+// Built on first use (lazily): a one-shot command calls one tool of the pack.
+const schemas = lazily(() => {
+  const { decisionSummarySchema } = sharedSchemas();
+  const input = z.strictObject({
+    files: z
+      .array(z.string().min(1, 'must not be empty').refine(maxBytes(4096), 'must be at most 4096 bytes'))
+      .min(1, 'needs at least one file')
+      .max(MAX_FILES, `at most ${MAX_FILES} files per call`)
+      .describe('File paths, relative to the repository root (or absolute inside it).'),
+  });
+
+  const governingSchema = decisionSummarySchema.extend({
+    globs: z.array(z.string()),
+    replaces: z.array(z.string()),
+  });
+
+  const cycleSchema = governingSchema.extend({
+    cycle: z
+      .array(z.string())
+      .describe('Ids of every decision in the supersession cycle, this one included.'),
+  });
+
+  const fileSchema = z.object({
+    file: z.string(),
+    refused: z.string().nullable(),
+    governing: z.array(governingSchema),
+    proposed: z.array(decisionSummarySchema.extend({ globs: z.array(z.string()) })),
+    inCycle: z
+      .array(cycleSchema)
+      .describe(
+        'Matching decisions caught in a supersession cycle: none of them governs until the records are fixed.',
+      ),
+  });
+
+  const output = z.object({ files: z.array(fileSchema) });
+  return { input, governingSchema, cycleSchema, fileSchema, output };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-const governingSchema = decisionSummarySchema.extend({
-  globs: z.array(z.string()),
-  replaces: z.array(z.string()),
-});
-
-const cycleSchema = governingSchema.extend({
-  cycle: z.array(z.string()).describe('Ids of every decision in the supersession cycle, this one included.'),
-});
-
-const fileSchema = z.object({
-  file: z.string(),
-  refused: z.string().nullable(),
-  governing: z.array(governingSchema),
-  proposed: z.array(decisionSummarySchema.extend({ globs: z.array(z.string()) })),
-  inCycle: z
-    .array(cycleSchema)
-    .describe(
-      'Matching decisions caught in a supersession cycle: none of them governs until the records are fixed.',
-    ),
-});
-
-const output = z.object({ files: z.array(fileSchema) });
-
-export const getDecisionContext = defineTool<DecisionsState, typeof input, typeof output>({
+export const getDecisionContext = defineTool<DecisionsState, Schemas['input'], Schemas['output']>({
   name: 'get_decision_context',
   title: 'Decisions governing files',
   description:
     'For each file path, the decisions that govern it (through their affects/scope globs), following supersession to the current decision, plus proposals that would govern it. Call before changing files.',
-  input,
-  output,
+  get input() {
+    return schemas().input;
+  },
+  get output() {
+    return schemas().output;
+  },
   annotations: { title: 'Decisions governing files', ...READ_ONLY },
   // Its answer follows from the arguments and the corpus alone.
   pure: true,
@@ -86,11 +98,11 @@ export const getDecisionContext = defineTool<DecisionsState, typeof input, typeo
   },
 });
 
-function governingEntry(g: GoverningEntry): z.infer<typeof governingSchema> {
+function governingEntry(g: GoverningEntry): z.infer<Schemas['governingSchema']> {
   return { ...summarize(g.decision), globs: [...g.globs], replaces: [...g.replaced] };
 }
 
-function render(result: z.infer<typeof output>): string {
+function render(result: z.infer<Schemas['output']>): string {
   const lines: string[] = [];
   for (const entry of result.files) {
     if (entry.refused) {

@@ -17,38 +17,43 @@ import path from 'node:path';
 import type { InputResponse } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
-import { defineTool } from '../../../host/pack.js';
+import { defineTool, lazily } from '../../../host/pack.js';
 import type { DecisionCorpus as Corpus } from '../corpus/corpus-view.js';
 import type { DecisionFormat } from '../corpus/model.js';
 import type { DecisionsState } from '../state.js';
 import { draftTarget, logNameSchema } from './log-choice.js';
 import { maxBytes } from './shared.js';
 
-const input = z.strictObject({
-  title: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(200, 'must be at most 200 characters')
-    .refine((t) => !/[\r\n]/.test(t), 'must be one line')
-    .describe('The decision in a few words, e.g. "Use SQLite for storage".'),
-  context: z
-    .string()
-    .refine(maxBytes(20_000), 'must be at most 20000 bytes')
-    .optional()
-    .describe('Why a decision is needed (the problem and its forces). Asked for when omitted.'),
-  log: logNameSchema
-    .optional()
-    .describe('In a repository with several decision logs (a monorepo), the one the record goes into.'),
-});
+// Built on first use (lazily): a one-shot command calls one tool of the pack.
+const schemas = lazily(() => {
+  const input = z.strictObject({
+    title: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(200, 'must be at most 200 characters')
+      .refine((t) => !/[\r\n]/.test(t), 'must be one line')
+      .describe('The decision in a few words, e.g. "Use SQLite for storage".'),
+    context: z
+      .string()
+      .refine(maxBytes(20_000), 'must be at most 20000 bytes')
+      .optional()
+      .describe('Why a decision is needed (the problem and its forces). Asked for when omitted.'),
+    log: logNameSchema()
+      .optional()
+      .describe('In a repository with several decision logs (a monorepo), the one the record goes into.'),
+  });
 
-const output = z.object({
-  created: z.boolean(),
-  id: z.string().nullable(),
-  path: z.string().nullable(),
-  format: z.enum(['madr', 'nygard', 'log4brains']),
-  message: z.string(),
+  const output = z.object({
+    created: z.boolean(),
+    id: z.string().nullable(),
+    path: z.string().nullable(),
+    format: z.enum(['madr', 'nygard', 'log4brains']),
+    message: z.string(),
+  });
+  return { input, output };
 });
+type Schemas = ReturnType<typeof schemas>;
 
 /** Where and how the next record would be written. */
 export interface DraftPlan {
@@ -193,13 +198,17 @@ export function today(): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-export const draftDecision = defineTool<DecisionsState, typeof input, typeof output>({
+export const draftDecision = defineTool<DecisionsState, Schemas['input'], Schemas['output']>({
   name: 'draft_decision',
   title: 'Draft a decision',
   description:
     'Writes a new decision record (status proposed) into the corpus, in the format most records use and with the next free number. Asks the user to confirm first, and for the context when none is given. Never overwrites a file.',
-  input,
-  output,
+  get input() {
+    return schemas().input;
+  },
+  get output() {
+    return schemas().output;
+  },
   annotations: {
     title: 'Draft a decision',
     readOnlyHint: false,

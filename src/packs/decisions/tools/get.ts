@@ -3,77 +3,87 @@
  */
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
-import { defineTool } from '../../../host/pack.js';
+import { defineTool, lazily } from '../../../host/pack.js';
 import type { DecisionCorpus as Corpus } from '../corpus/corpus-view.js';
 import type { Decision } from '../corpus/model.js';
 import { unreadFilesFor } from '../corpus/read/unread.js';
 import { type RelationView, relationsOf } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
-import { describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
+import { describe, maxBytes, READ_ONLY, sharedSchemas, summarize } from './shared.js';
 
-const input = z.strictObject({
-  ref: z
-    .string()
-    .min(1, 'must not be empty')
-    .refine(maxBytes(1024), 'must be at most 1024 bytes')
-    .describe(
-      'A number (18, 0018, ADR-0018), an id, a slug, or a path relative to the repository or corpus.',
-    ),
+// Built on first use (lazily): a one-shot command calls one tool of the pack.
+const schemas = lazily(() => {
+  const { statusSchema } = sharedSchemas();
+  const input = z.strictObject({
+    ref: z
+      .string()
+      .min(1, 'must not be empty')
+      .refine(maxBytes(1024), 'must be at most 1024 bytes')
+      .describe(
+        'A number (18, 0018, ADR-0018), an id, a slug, or a path relative to the repository or corpus.',
+      ),
+  });
+
+  const relationSchema = z.object({
+    ref: z.string().describe("The other decision's id when resolved, else the reference as written."),
+    state: z
+      .enum(['resolved', 'dangling', 'ambiguous', 'cycle'])
+      .describe(
+        'resolved: the other decision exists; dangling: nothing matches ref; ambiguous: several decisions match (see candidates); cycle: part of a supersession cycle, so neither side governs.',
+      ),
+    path: z.string().nullable(),
+    candidates: z.array(z.string()),
+    declaredBy: z.array(z.string()),
+    partial: z
+      .boolean()
+      .describe('The record says the replacement or amendment covers only part of the other.'),
+  });
+
+  const relationsSchema = z.object({
+    supersedes: z.array(relationSchema),
+    supersededBy: z.array(relationSchema),
+    amends: z.array(relationSchema),
+    amendedBy: z.array(relationSchema),
+  });
+
+  const output = z.object({
+    id: z.string(),
+    number: z.number().int().nullable(),
+    title: z.string(),
+    status: statusSchema,
+    statusRaw: z.string(),
+    date: z.string().nullable(),
+    /** Only when the record gives a last-updated date apart from its date. */
+    updated: z.string().optional(),
+    format: z.enum(['madr', 'nygard', 'log4brains']),
+    path: z.string(),
+    deciders: z.array(z.string()),
+    consulted: z.array(z.string()),
+    informed: z.array(z.string()),
+    tags: z.array(z.string()),
+    supersedes: z.array(z.string()),
+    supersededBy: z.array(z.string()),
+    amends: z.array(z.string()),
+    amendedBy: z.array(z.string()),
+    governs: z.array(z.string()),
+    relations: relationsSchema,
+    body: z.string(),
+  });
+  return { input, relationSchema, relationsSchema, output };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-const relationSchema = z.object({
-  ref: z.string().describe("The other decision's id when resolved, else the reference as written."),
-  state: z
-    .enum(['resolved', 'dangling', 'ambiguous', 'cycle'])
-    .describe(
-      'resolved: the other decision exists; dangling: nothing matches ref; ambiguous: several decisions match (see candidates); cycle: part of a supersession cycle, so neither side governs.',
-    ),
-  path: z.string().nullable(),
-  candidates: z.array(z.string()),
-  declaredBy: z.array(z.string()),
-  partial: z
-    .boolean()
-    .describe('The record says the replacement or amendment covers only part of the other.'),
-});
-
-const relationsSchema = z.object({
-  supersedes: z.array(relationSchema),
-  supersededBy: z.array(relationSchema),
-  amends: z.array(relationSchema),
-  amendedBy: z.array(relationSchema),
-});
-
-const output = z.object({
-  id: z.string(),
-  number: z.number().int().nullable(),
-  title: z.string(),
-  status: statusSchema,
-  statusRaw: z.string(),
-  date: z.string().nullable(),
-  /** Only when the record gives a last-updated date apart from its date. */
-  updated: z.string().optional(),
-  format: z.enum(['madr', 'nygard', 'log4brains']),
-  path: z.string(),
-  deciders: z.array(z.string()),
-  consulted: z.array(z.string()),
-  informed: z.array(z.string()),
-  tags: z.array(z.string()),
-  supersedes: z.array(z.string()),
-  supersededBy: z.array(z.string()),
-  amends: z.array(z.string()),
-  amendedBy: z.array(z.string()),
-  governs: z.array(z.string()),
-  relations: relationsSchema,
-  body: z.string(),
-});
-
-export const getDecision = defineTool<DecisionsState, typeof input, typeof output>({
+export const getDecision = defineTool<DecisionsState, Schemas['input'], Schemas['output']>({
   name: 'get_decision',
   title: 'Get a decision',
   description:
     'Fetch one architecture decision record: status, date, deciders, tags, what it supersedes and what superseded it, the paths it governs, and the full markdown body.',
-  input,
-  output,
+  get input() {
+    return schemas().input;
+  },
+  get output() {
+    return schemas().output;
+  },
   annotations: { title: 'Get a decision', ...READ_ONLY },
   // Its answer follows from the arguments and the corpus alone.
   pure: true,
@@ -107,7 +117,7 @@ export const getDecision = defineTool<DecisionsState, typeof input, typeof outpu
   },
 });
 
-function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
+function detail(corpus: Corpus, decision: Decision): z.infer<Schemas['output']> {
   const relations = relationsOf(corpus, decision);
   const copy = (views: readonly RelationView[]) =>
     views.map((v) => ({ ...v, candidates: [...v.candidates], declaredBy: [...v.declaredBy] }));
@@ -140,7 +150,7 @@ function detail(corpus: Corpus, decision: Decision): z.infer<typeof output> {
   };
 }
 
-function render(d: z.infer<typeof output>): string {
+function render(d: z.infer<Schemas['output']>): string {
   const meta: string[] = [
     `# ${d.id} ${d.title}`,
     '',
@@ -165,7 +175,7 @@ function render(d: z.infer<typeof output>): string {
 }
 
 /** A relation as one list item: the id alone when it holds, else what is wrong with it. */
-function relationText(v: z.infer<typeof relationSchema>): string {
+function relationText(v: z.infer<Schemas['relationSchema']>): string {
   switch (v.state) {
     case 'resolved':
       return v.partial ? `${v.ref} (partly)` : v.ref;

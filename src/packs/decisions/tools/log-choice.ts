@@ -4,11 +4,12 @@
  */
 import { z } from 'zod';
 import { ToolError } from '../../../errors.js';
+import { lazily } from '../../../host/pack.js';
 import type { DecisionCorpus } from '../corpus/corpus-view.js';
 import { LogSet } from '../corpus/logs/log-set.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 
-export const logNameSchema = z.string().min(1).max(200);
+export const logNameSchema = lazily(() => z.string().min(1).max(200));
 
 function logNames(state: DecisionsState): string[] {
   return state.kind === 'loaded' ? (state.logs ?? []).map((l) => l.name) : [];

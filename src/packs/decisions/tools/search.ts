@@ -2,66 +2,80 @@
  * search_decisions: ranked full-text search over titles and bodies.
  */
 import { z } from 'zod';
-import { defineTool } from '../../../host/pack.js';
+import { defineTool, lazily } from '../../../host/pack.js';
 import type { Decision } from '../corpus/model.js';
 import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { checkLog, logNameSchema } from './log-choice.js';
-import { decisionSummarySchema, describe, maxBytes, READ_ONLY, statusSchema, summarize } from './shared.js';
+import { describe, maxBytes, READ_ONLY, sharedSchemas, summarize } from './shared.js';
 
 export const MAX_QUERY_BYTES = 1024;
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
-const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
+// Built on first use (lazily): a one-shot command calls one tool of the pack.
+const schemas = lazily(() => {
+  const { statusSchema, decisionSummarySchema } = sharedSchemas();
+  const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
 
-const input = z.strictObject({
-  query: z
-    .string()
-    .min(1, 'must not be empty')
-    .refine(maxBytes(MAX_QUERY_BYTES), `must be at most ${MAX_QUERY_BYTES} bytes`)
-    .describe('Words to look for in titles and bodies; prefixes and small typos still match.'),
-  status: statusSchema.optional().describe('Only decisions with this normalized status.'),
-  since: isoDateSchema.optional().describe('Only decisions dated on or after this day (YYYY-MM-DD).'),
-  until: isoDateSchema.optional().describe('Only decisions dated on or before this day (YYYY-MM-DD).'),
-  tag: z.string().min(1).max(200).optional().describe('Only decisions with this tag (case-insensitive).'),
-  log: logNameSchema
-    .optional()
-    .describe(
-      'In a repository with several decision logs (a monorepo), search only this one (its name, as in billing:0003).',
-    ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .default(DEFAULT_LIMIT)
-    .describe(`Hits per page (1-${MAX_LIMIT}).`),
-  cursor: z.string().max(512).optional().describe('nextCursor from a previous answer, to get the next page.'),
+  const input = z.strictObject({
+    query: z
+      .string()
+      .min(1, 'must not be empty')
+      .refine(maxBytes(MAX_QUERY_BYTES), `must be at most ${MAX_QUERY_BYTES} bytes`)
+      .describe('Words to look for in titles and bodies; prefixes and small typos still match.'),
+    status: statusSchema.optional().describe('Only decisions with this normalized status.'),
+    since: isoDateSchema.optional().describe('Only decisions dated on or after this day (YYYY-MM-DD).'),
+    until: isoDateSchema.optional().describe('Only decisions dated on or before this day (YYYY-MM-DD).'),
+    tag: z.string().min(1).max(200).optional().describe('Only decisions with this tag (case-insensitive).'),
+    log: logNameSchema()
+      .optional()
+      .describe(
+        'In a repository with several decision logs (a monorepo), search only this one (its name, as in billing:0003).',
+      ),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_LIMIT)
+      .default(DEFAULT_LIMIT)
+      .describe(`Hits per page (1-${MAX_LIMIT}).`),
+    cursor: z
+      .string()
+      .max(512)
+      .optional()
+      .describe('nextCursor from a previous answer, to get the next page.'),
+  });
+
+  const hitSchema = decisionSummarySchema.extend({
+    score: z.number(),
+    snippet: z.string(),
+  });
+
+  const output = z.object({
+    query: z.string(),
+    status: statusSchema.nullable(),
+    total: z.number().int(),
+    /** False when no decision has every word, so the hits match any of them. */
+    matchedAllWords: z.boolean(),
+    hits: z.array(hitSchema),
+    nextCursor: z.string().nullable(),
+  });
+  return { isoDateSchema, input, hitSchema, output };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-const hitSchema = decisionSummarySchema.extend({
-  score: z.number(),
-  snippet: z.string(),
-});
-
-const output = z.object({
-  query: z.string(),
-  status: statusSchema.nullable(),
-  total: z.number().int(),
-  /** False when no decision has every word, so the hits match any of them. */
-  matchedAllWords: z.boolean(),
-  hits: z.array(hitSchema),
-  nextCursor: z.string().nullable(),
-});
-
-export const searchDecisions = defineTool<DecisionsState, typeof input, typeof output>({
+export const searchDecisions = defineTool<DecisionsState, Schemas['input'], Schemas['output']>({
   name: 'search_decisions',
   title: 'Search decisions',
   description:
     'Full-text search of the architecture decision records, ranked (title matches first). Returns id, title, status, date, path and a snippet showing the match. Page with nextCursor.',
-  input,
-  output,
+  get input() {
+    return schemas().input;
+  },
+  get output() {
+    return schemas().output;
+  },
   annotations: { title: 'Search decisions', ...READ_ONLY },
   // Its answer follows from the arguments and the corpus alone.
   pure: true,
@@ -102,7 +116,7 @@ export const searchDecisions = defineTool<DecisionsState, typeof input, typeof o
   },
 });
 
-function render(result: z.infer<typeof output>, offset: number): string {
+function render(result: z.infer<Schemas['output']>, offset: number): string {
   const filter = result.status ? ` with status ${result.status}` : '';
   if (result.total === 0) return `No decision matches "${result.query}"${filter}.`;
   const first = offset + 1;

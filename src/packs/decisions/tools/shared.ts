@@ -2,6 +2,7 @@
  * Schemas and renderings shared by the decisions tools.
  */
 import { z } from 'zod';
+import { lazily } from '../../../host/pack.js';
 import type { Decision } from '../corpus/model.js';
 
 export const STATUSES = [
@@ -13,7 +14,6 @@ export const STATUSES = [
   'amended',
   'unknown',
 ] as const;
-export const statusSchema = z.enum(STATUSES);
 
 /** Every decisions tool only reads the corpus and never reaches outside it. */
 export const READ_ONLY = {
@@ -23,14 +23,19 @@ export const READ_ONLY = {
   openWorldHint: false,
 } as const;
 
-export const decisionSummarySchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  status: statusSchema,
-  date: z.string().nullable(),
-  path: z.string(),
+/** The schemas several tools' schemas are made of, built when the first of those is (lazily). */
+export const sharedSchemas = lazily(() => {
+  const statusSchema = z.enum(STATUSES);
+  const decisionSummarySchema = z.object({
+    id: z.string(),
+    title: z.string(),
+    status: statusSchema,
+    date: z.string().nullable(),
+    path: z.string(),
+  });
+  return { statusSchema, decisionSummarySchema };
 });
-export type DecisionSummary = z.infer<typeof decisionSummarySchema>;
+export type DecisionSummary = z.infer<ReturnType<typeof sharedSchemas>['decisionSummarySchema']>;
 
 export function summarize(decision: Decision): DecisionSummary {
   return {

@@ -2,44 +2,54 @@
  * list_superseded: every supersession edge and whether it holds together.
  */
 import { z } from 'zod';
-import { defineTool } from '../../../host/pack.js';
+import { defineTool, lazily } from '../../../host/pack.js';
 import { supersededWithoutSuccessor } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
-import { decisionSummarySchema, describe, READ_ONLY, summarize } from './shared.js';
+import { describe, READ_ONLY, sharedSchemas, summarize } from './shared.js';
 
-const input = z.strictObject({});
+// Built on first use (lazily): a one-shot command calls one tool of the pack.
+const schemas = lazily(() => {
+  const { decisionSummarySchema } = sharedSchemas();
+  const input = z.strictObject({});
 
-const edgeSchema = z.object({
-  from: z.string(),
-  to: z.string(),
-  fromPath: z.string().nullable(),
-  toPath: z.string().nullable(),
-  state: z.enum(['resolved', 'dangling', 'ambiguous', 'cycle']),
-  declaredBy: z.array(z.string()),
-  candidates: z.array(z.string()),
+  const edgeSchema = z.object({
+    from: z.string(),
+    to: z.string(),
+    fromPath: z.string().nullable(),
+    toPath: z.string().nullable(),
+    state: z.enum(['resolved', 'dangling', 'ambiguous', 'cycle']),
+    declaredBy: z.array(z.string()),
+    candidates: z.array(z.string()),
+  });
+
+  const output = z.object({
+    edges: z.array(edgeSchema),
+    withoutSuccessor: z
+      .array(decisionSummarySchema)
+      .describe('Records whose status is superseded but that no supersession relation names as replaced.'),
+    counts: z.object({
+      resolved: z.number().int(),
+      dangling: z.number().int(),
+      ambiguous: z.number().int(),
+      cycle: z.number().int(),
+      withoutSuccessor: z.number().int(),
+    }),
+  });
+  return { input, edgeSchema, output };
 });
+type Schemas = ReturnType<typeof schemas>;
 
-const output = z.object({
-  edges: z.array(edgeSchema),
-  withoutSuccessor: z
-    .array(decisionSummarySchema)
-    .describe('Records whose status is superseded but that no supersession relation names as replaced.'),
-  counts: z.object({
-    resolved: z.number().int(),
-    dangling: z.number().int(),
-    ambiguous: z.number().int(),
-    cycle: z.number().int(),
-    withoutSuccessor: z.number().int(),
-  }),
-});
-
-export const listSuperseded = defineTool<DecisionsState, typeof input, typeof output>({
+export const listSuperseded = defineTool<DecisionsState, Schemas['input'], Schemas['output']>({
   name: 'list_superseded',
   title: 'List supersessions',
   description:
     'Every "A supersedes B" relation in the decision records, declared on either side, with its state: resolved, dangling (target missing), ambiguous (several targets) or cycle; plus records marked superseded that name no successor.',
-  input,
-  output,
+  get input() {
+    return schemas().input;
+  },
+  get output() {
+    return schemas().output;
+  },
   annotations: { title: 'List supersessions', ...READ_ONLY },
   // Its answer follows from the arguments and the corpus alone.
   pure: true,
@@ -70,7 +80,7 @@ export const listSuperseded = defineTool<DecisionsState, typeof input, typeof ou
   },
 });
 
-function render(result: z.infer<typeof output>): string {
+function render(result: z.infer<Schemas['output']>): string {
   const { counts } = result;
   const head = `${result.edges.length} supersession relations: ${counts.resolved} resolved, ${counts.dangling} dangling, ${counts.ambiguous} ambiguous, ${counts.cycle} in cycles.`;
   const lines = result.edges.map((e) => {
