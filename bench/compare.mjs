@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { BENCH_DIR, corpus, MODERN_META, median, ROOT, table } from './lib.mjs';
+import { awaitDaemonSocket, BENCH_DIR, corpus, MODERN_META, median, ROOT, table } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => {
@@ -94,6 +94,7 @@ async function coldStart(tree, dir) {
   const took = await answered;
   child.stdin.end();
   await new Promise((r) => child.once('exit', r));
+  awaitDaemonSocket(state);
   spawnSync(process.execPath, [path.join(tree.root, 'dist/cli/main.js'), 'daemon', 'stop'], {
     env,
     stdio: 'ignore',

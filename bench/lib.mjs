@@ -25,6 +25,17 @@ export function corpus(count) {
   return { dir, manifest: JSON.parse(fs.readFileSync(manifestPath, 'utf8')) };
 }
 
+/**
+ * Waits (up to 10 s) until a daemon started in `stateDir` listens: a cold `moor stdio` may answer
+ * its first requests before the daemon it started is up, and `daemon stop` finds no daemon until then.
+ */
+export function awaitDaemonSocket(stateDir) {
+  const deadline = Date.now() + 10_000;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (!fs.existsSync(path.join(stateDir, 'daemon.sock')) && Date.now() < deadline)
+    Atomics.wait(pause, 0, 0, 10);
+}
+
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return Number.NaN;

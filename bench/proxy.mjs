@@ -7,7 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { reportGoal } from './goals.mjs';
-import { corpus as generated, LineClient, median, percentile, ROOT, table } from './lib.mjs';
+import {
+  awaitDaemonSocket,
+  corpus as generated,
+  LineClient,
+  median,
+  percentile,
+  ROOT,
+  table,
+} from './lib.mjs';
 
 const MOOR = path.join(ROOT, 'dist/cli/main.js');
 const ECHO = path.join(ROOT, 'bench/servers/sdk-echo.mjs');
@@ -30,6 +38,7 @@ function daemonPid(stateDir) {
 }
 
 function stopDaemon(stateDir) {
+  awaitDaemonSocket(stateDir);
   try {
     cli(stateDir, ['daemon', 'stop']);
   } catch {

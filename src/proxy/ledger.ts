@@ -80,6 +80,20 @@ export class RequestLedger {
     return queued;
   }
 
+  /**
+   * Offers each queued request, in order, to `answer`; one it answers (true) leaves the queue and
+   * is no longer owed. Listens and notifications stay queued.
+   */
+  answerQueued(answer: (line: Buffer) => boolean): void {
+    this.#queue = this.#queue.filter((queued) => {
+      const key = queued.key;
+      if (key === undefined || this.listens.has(key) || !this.pending.has(key)) return true;
+      if (!answer(queued.line)) return true;
+      this.pending.delete(key);
+      return false;
+    });
+  }
+
   markSent(key: string, generation: number): void {
     const pending = this.pending.get(key);
     if (pending) pending.sentOn = generation;

@@ -29,6 +29,9 @@ import {
 } from './change-feed.js';
 import { RequestLedger } from './ledger.js';
 import { OwnRequests } from './own-requests.js';
+import { loadPrimedAnswers, type PrimedAnswers } from './primed-answers.js';
+import { primingFits } from './primed-fit.js';
+import { Priming } from './priming.js';
 import { SessionReplay } from './replay.js';
 import { DaemonLineRouter } from './routing.js';
 import { DaemonSupervisor } from './supervisor.js';
@@ -52,6 +55,11 @@ export interface RelayOptions {
   readonly pollMs?: number;
   /** The change feed's poll timer (tests drive it by hand). */
   readonly scheduler?: FeedScheduler;
+  /**
+   * The build's primed answers, asked for when this relay has just started the daemon itself
+   * (default: dist/proxy/primed-answers.json when it fits, primed-answers.ts); undefined: none.
+   */
+  readonly primed?: () => PrimedAnswers | undefined;
 }
 
 export class Relay {
@@ -82,6 +90,8 @@ export class Relay {
   /** The client's era just became known: the change feed starts after this chunk reached the daemon. */
   #armFeed: 'legacy' | 'modern' | undefined;
   #feedArmed = false;
+  /** While the daemon this relay started comes up: the first answers, primed at build time. */
+  #priming: Priming | undefined;
 
   constructor(options: RelayOptions) {
     this.#options = options;
@@ -121,6 +131,7 @@ export class Relay {
         this.#feed.stop();
       },
       failAll: (message) => this.#failEverything(message),
+      started: () => this.#onStarted(),
       down: (message) => {
         this.#state = 'down';
         this.#failEverything(message);
@@ -213,6 +224,7 @@ export class Relay {
       void this.#supervisor.connect();
     }
     if (!this.#feedArmed && this.#replay.era === 'modern') this.#armFeed ??= 'modern';
+    if (this.#state === 'connecting' && this.#answerPrimed(message, line)) return;
     if (message.method === 'subscriptions/listen') {
       this.#ledger.openListen(key, message.id, line);
       this.#toDaemon(line, key);
@@ -220,6 +232,37 @@ export class Relay {
     }
     this.#ledger.trackRequest(key, message, line);
     this.#toDaemon(line, key);
+  }
+
+  /** Answers from the primed answers when they stand for the daemon; true when answered. */
+  #answerPrimed(message: Message & { id: Id; method: string }, line: Buffer): boolean {
+    const answer = this.#priming?.answer(message);
+    if (answer === undefined) return false;
+    this.#client.send(answer.line);
+    // Learnt as from the daemon's own answer: the list the client was told, for the change feed.
+    if (answer.tools !== undefined) this.#tools.learn(answer.tools, line);
+    return true;
+  }
+
+  /**
+   * This relay started the daemon: before it ever connected, its first answers may come from the
+   * build's primed answers. Requests that came before the start are looked at again, in order.
+   */
+  #onStarted(): void {
+    if (this.#everConnected || this.#priming !== undefined) return;
+    const { paths, hello } = this.#options;
+    const answers = this.#options.primed
+      ? this.#options.primed()
+      : primingFits(paths, hello)
+        ? loadPrimedAnswers(hello.client.version)
+        : undefined;
+    if (answers === undefined) return;
+    this.#priming = new Priming(answers);
+    this.#ledger.answerQueued((line) => {
+      const message = JSON.parse(line.toString('utf8')) as Message & { id: Id; method: string };
+      return this.#answerPrimed(message, line);
+    });
+    this.#client.flush();
   }
 
   #toDaemon(line: Buffer, key?: string): void {
@@ -268,8 +311,11 @@ export class Relay {
         `moor: the daemon is now version ${link.incarnation.version} (was ${previous.version})`,
       );
     }
-    if (reconnect) await this.#replay.run(link, generation, () => generation === this.#generation);
+    const isCurrent = () => generation === this.#generation;
+    if (reconnect) await this.#replay.run(link, generation, isCurrent);
+    else if (this.#priming?.answeredAny) await this.#replay.tellPrimed(link, isCurrent);
     if (generation !== this.#generation || this.#isClosed()) return;
+    this.#priming = undefined;
     this.#state = 'connected';
     for (const { line, key } of this.#ledger.takeQueue()) this.#toDaemon(line, key);
     this.#flushDaemon();

@@ -55,6 +55,14 @@ function hasModernClaim(params: Record<string, unknown> | undefined): boolean {
   return typeof meta?.[PROTOCOL_VERSION_KEY] === 'string';
 }
 
+/** Writes whole lines on a daemon connection while it is open. */
+function writerOf(link: DaemonLink): (line: Buffer | string) => void {
+  return (line) => {
+    if (!link.socket.destroyed)
+      link.socket.write(typeof line === 'string' ? `${line}\n` : Buffer.concat([line, NL]));
+  };
+}
+
 /** Whether an interrupted request may be sent again; undefined when its tool's annotations are not known yet. */
 export function isReplayable(pending: PendingRequest, tools: ToolKnowledge): boolean | undefined {
   if (pending.method === 'initialize') return true;
@@ -122,19 +130,12 @@ export class SessionReplay {
    * one knew. Stops as soon as `isCurrent()` says that connection is gone.
    */
   async run(link: DaemonLink, generation: number, isCurrent: () => boolean): Promise<void> {
-    const { ledger, tools, ownRequests, client, warn } = this.#parts;
-    const write = (line: Buffer | string) => {
-      if (!link.socket.destroyed)
-        link.socket.write(typeof line === 'string' ? `${line}\n` : Buffer.concat([line, NL]));
-    };
+    const { ledger, tools, client } = this.#parts;
+    const write = writerOf(link);
     // 1. A legacy connection's handshake (unless the client's own initialize is still waiting: it is re-sent below).
-    if (this.#era === 'legacy' && this.#initialize && !ledger.pending.has(this.#initializeKey ?? '')) {
-      const answer = await ownRequests.send(write, { ...this.#initialize, id: '' });
-      if (!isCurrent()) return;
-      if (answer?.error)
-        warn(`moor: the restarted daemon refused the replayed initialize: ${answer.error.message}`);
-      if (this.#initialized) write(this.#initialized);
-    }
+    const told = await this.#replayInitialize(write, isCurrent, 'restarted daemon');
+    if (told === 'gone') return;
+    if (told === 'told' && this.#initialized) write(this.#initialized);
     // 2. Open listen streams.
     for (const [key, listen] of ledger.listens) {
       write(listen.line);
@@ -144,14 +145,7 @@ export class SessionReplay {
     const interrupted = ledger.interruptedBefore(generation);
     const unknown = interrupted.some(([, p]) => isReplayable(p, tools) === undefined);
     if (unknown || tools.listHash !== undefined) {
-      const params = this.#era === 'modern' && this.#envelope ? { _meta: this.#envelope } : undefined;
-      const answer = await ownRequests.send(write, { method: 'tools/list', ...(params ? { params } : {}) });
-      if (!isCurrent()) return;
-      if (answer?.result) {
-        tools.learn(answer.result);
-        // Compared with what the client was last told, not with the last list: a poll may have told it already.
-        if (Array.isArray(answer.result.tools)) this.#parts.toolsSeen(answer.result.tools);
-      }
+      if (!(await this.#checkTools(write, isCurrent))) return;
     }
     // 4. Requests in flight at the drop: read-only ones again, every other one a clear error.
     for (const [key, pending] of interrupted) {
@@ -164,5 +158,55 @@ export class SessionReplay {
         client.fail(pending.id, RESTARTED_MESSAGE);
       }
     }
+  }
+
+  /**
+   * The daemon this proxy started, first connected after the client's first
+   * answers came from the primed answers (priming.ts): it is told the
+   * client's legacy initialize (its answer, the one the client already has,
+   * swallowed); the client's own notifications/initialized follows in its
+   * place. Its tool list is then fetched on the client's envelope (which
+   * also gives the connection the client's era first), and a list other than
+   * the one the client was told (a daemon another build or other flags
+   * started won the race) reaches the client as a change, once. That fetch
+   * is not waited for: queued requests follow it on the socket.
+   */
+  async tellPrimed(link: DaemonLink, isCurrent: () => boolean): Promise<void> {
+    const write = writerOf(link);
+    if ((await this.#replayInitialize(write, isCurrent, 'daemon')) === 'gone') return;
+    if (this.#era === 'modern' || this.#parts.tools.listHash !== undefined)
+      void this.#checkTools(write, isCurrent);
+  }
+
+  /**
+   * A legacy client's initialize, told again with the proxy's own id, unless the client's own is
+   * still owed an answer (it goes again itself); `gone` when the connection went meanwhile.
+   */
+  async #replayInitialize(
+    write: (line: Buffer | string) => void,
+    isCurrent: () => boolean,
+    who: string,
+  ): Promise<'told' | 'none' | 'gone'> {
+    const { ledger, ownRequests, warn } = this.#parts;
+    if (this.#era !== 'legacy' || !this.#initialize || ledger.pending.has(this.#initializeKey ?? ''))
+      return 'none';
+    const answer = await ownRequests.send(write, { ...this.#initialize, id: '' });
+    if (!isCurrent()) return 'gone';
+    if (answer?.error) warn(`moor: the ${who} refused the replayed initialize: ${answer.error.message}`);
+    return 'told';
+  }
+
+  /** Fetches the whole tool list on the client's envelope; what changed goes to the change feed. */
+  async #checkTools(write: (line: Buffer | string) => void, isCurrent: () => boolean): Promise<boolean> {
+    const { tools, ownRequests } = this.#parts;
+    const params = this.#era === 'modern' && this.#envelope ? { _meta: this.#envelope } : undefined;
+    const answer = await ownRequests.send(write, { method: 'tools/list', ...(params ? { params } : {}) });
+    if (!isCurrent()) return false;
+    if (answer?.result) {
+      tools.learn(answer.result);
+      // Compared with what the client was last told, not with the last list: a poll may have told it already.
+      if (Array.isArray(answer.result.tools)) this.#parts.toolsSeen(answer.result.tools);
+    }
+    return true;
   }
 }

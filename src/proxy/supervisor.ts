@@ -75,6 +75,8 @@ export interface SupervisorHost {
   failAll(message: string): void;
   /** The restart budget is spent (already warned): answer `message` until it refills. */
   down(message: string): void;
+  /** This supervisor has just started a daemon (the state dir took its log): it is on its way. */
+  started?(): void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -244,6 +246,7 @@ export class DaemonSupervisor {
           return;
         }
         spawnedAt = Date.now();
+        this.#host.started?.();
         await this.#waitForSocket(BACKOFF_START_MS);
         continue;
       }

@@ -30,6 +30,8 @@ describe('kill -9 of a daemon five proxies share', () => {
     await Promise.all(clients.map((c) => c.initialize()));
     // Each proxy learns the tools' annotations, so get_decision (readOnlyHint) is replayable.
     for (const c of clients) expect((await c.request('tools/list')).result?.tools).toBeDefined();
+    // Those may have come primed (proxy/priming.ts); a ping only the daemon answers: every proxy is connected.
+    for (const c of clients) expect((await c.request('ping')).result).toBeDefined();
 
     const answers: Msg[] = [];
     let kills = 0;
