@@ -35,8 +35,8 @@ export interface LoadOptions {
   /**
    * Prepare part of a cold load on a worker thread: only when true (and the
    * compiled worker exists). Off by default: on the two shared vCPUs it was
-   * measured on, the split cost more CPU than it saved in time and its
-   * isolate held 40 MiB more (ADR 0028).
+   * measured on, the split cost ~600 ms more CPU than it saved in time and
+   * the process held 18-45 MiB more after the load (ADR 0028).
    */
   readonly parallel?: boolean | undefined;
   /**
