@@ -1,4 +1,5 @@
 // Child process: cold-load one corpus and report time and RSS (a fresh process per run, so nothing is warm but the page cache).
+// bench/corpus.mjs starts it with the daemon's node flags (DAEMON_NODE_FLAGS), as a daemon would load.
 import { loadCorpus } from '../dist/packs/decisions/corpus/corpus.js';
 
 const [dir] = process.argv.slice(2);

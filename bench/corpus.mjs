@@ -4,17 +4,20 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCorpus } from '../dist/packs/decisions/corpus/corpus.js';
+import { DAEMON_NODE_FLAGS } from '../dist/protocol/daemon-link.js';
 import { reportGoal } from './goals.mjs';
 import { corpus as generated, median, percentile, ROOT, rng, table } from './lib.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
+// The load a daemon does: its process runs with the V8 flags it is spawned with (a small young
+// generation), which decide how much of the heap V8 keeps after the load.
 function coldLoad(dir) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const out = execFileSync(
       process.execPath,
-      ['--expose-gc', path.join(ROOT, 'bench/corpus-load-child.mjs'), dir],
+      [...DAEMON_NODE_FLAGS, '--expose-gc', path.join(ROOT, 'bench/corpus-load-child.mjs'), dir],
       { encoding: 'utf8' },
     );
     runs.push(JSON.parse(out));

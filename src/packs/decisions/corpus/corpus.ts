@@ -12,7 +12,7 @@ import { isInside, realpathOrNull, toPosix } from './find/paths.js';
 import { folderIndexesAbove, inspect, type ScanContext, walk } from './find/scan.js';
 import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
-import { shouldSplit, WorkerShare } from './load/parallel.js';
+import { WorkerShare } from './load/parallel.js';
 import { type ParsedCacheOptions, ParsedRecordCache } from './load/parsed-cache.js';
 import { RecordStore, type RefreshStats } from './load/records.js';
 import { SearchPostingsCache } from './load/search-cache.js';
@@ -33,8 +33,10 @@ export interface LoadOptions {
   /** Watch folders and re-read changed files as they change (long-lived processes). */
   readonly watch?: boolean | undefined;
   /**
-   * Prepare part of a cold load on a worker thread: true always (when the
-   * compiled worker exists), false never; by default only for large corpora.
+   * Prepare part of a cold load on a worker thread: only when true (and the
+   * compiled worker exists). Off by default: on the two shared vCPUs it was
+   * measured on, the split cost ~600 ms more CPU than it saved in time and
+   * the process held 18-45 MiB more after the load (ADR 0028).
    */
   readonly parallel?: boolean | undefined;
   /**
@@ -325,10 +327,7 @@ export class Corpus implements DecisionCorpus {
   private rescan(): { dirs: string[] } {
     const first = this.store.size === 0;
     // Started before the walk so the worker's own start-up overlaps it.
-    const share =
-      first && this.parallel !== false && (this.parallel === true || shouldSplit(this.corpusDir))
-        ? WorkerShare.spawn()
-        : null;
+    const share = first && this.parallel === true ? WorkerShare.spawn() : null;
     const { entries, dirs } = walk(this.ctx, this.corpusDir);
     this.folders.clear();
     this.noteFolders(dirs);

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -195,5 +195,30 @@ describe('what a refresh tells its listener of a file caught empty', () => {
       [['0030-x.md'], [], []],
       [[], ['0030-x.md'], ['0030-x.md']],
     ]);
+  });
+});
+
+describe('the versions a refresh tells its listener', () => {
+  it('are equal for a rewrite with the same text of a file from the cold load, and differ for new text', () => {
+    const { root, corpus: dir, cleanup } = copyMixed();
+    const seen: CorpusChanges[] = [];
+    const corpus = loadCorpus({ workspaceRoot: root, corpusDir: dir, onChange: (c) => seen.push(c) });
+    cleanups.push(() => corpus.close(), cleanup);
+    const [first] = corpus.decisions;
+    if (first === undefined) throw new Error('the mixed corpus has decisions');
+    const file = path.join(dir, first.corpusPath);
+    const text = readFileSync(file, 'utf8');
+    // Another size each time, so the stamp changes even where mtimes are coarse.
+    writeFileSync(file, `${text}\n`);
+    corpus.refresh();
+    writeFileSync(file, `${text}\n\n`);
+    corpus.refresh();
+    writeFileSync(file, `${text}\n`);
+    corpus.refresh();
+    const versions = seen.map((c) => c.versions?.get(first.corpusPath));
+    expect(seen.map((c) => c.changed)).toEqual([[first.corpusPath], [first.corpusPath], [first.corpusPath]]);
+    expect(versions[0]).toBe(versions[2]);
+    expect(versions[1]).not.toBe(versions[0]);
+    expect(versions[0]).toMatch(/^[A-Za-z0-9+/]{27}=$/);
   });
 });

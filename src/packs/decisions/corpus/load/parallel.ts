@@ -1,14 +1,14 @@
 /**
- * Splitting a cold load across two threads. Reading, parsing and tokenizing
- * 10,000 records is most of a cold load and does not fit the time budget on
- * one core; a worker prepares part of the files while the loader does the
- * rest, and the loader waits for it synchronously (loading stays a plain
- * synchronous call). Anything going wrong just means the loader does that
- * share itself.
+ * Splitting a cold load across two threads, when the caller asks for it
+ * (`parallel: true`): a worker prepares part of the files while the loader
+ * does the rest, and the loader waits for it synchronously (loading stays a
+ * plain synchronous call). Anything going wrong just means the loader does
+ * that share itself. Not the default: on two shared vCPUs the threads slow
+ * each other down about as much as the split saves, and the worker's isolate
+ * costs tens of MiB.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 
@@ -35,21 +35,6 @@ const WORKER_URL = ((): URL => {
   if (!import.meta.url.includes('/bundle/') || existsSync(fileURLToPath(here))) return here;
   return new URL('../packs/decisions/corpus/load/load-worker.js', import.meta.url);
 })();
-
-/**
- * Whether a worker is likely to help: a large corpus (judged from the top
- * folder alone, before the full walk), a second core, and that core not
- * already busy. On a loaded machine two threads only fight over one core.
- */
-export function shouldSplit(corpusDir: string): boolean {
-  const cores = availableParallelism();
-  if (cores < 2 || (loadavg()[0] ?? 0) > cores - 0.5) return false;
-  try {
-    return readdirSync(corpusDir).length >= PARALLEL_THRESHOLD / 2;
-  } catch {
-    return false;
-  }
-}
 
 export class WorkerShare {
   private sent = false;

@@ -64,6 +64,14 @@ export class RecordStore {
 
   /** The corpus folder relative to the workspace root, with a trailing slash ('' when they coincide). */
   private readonly relPrefix: string;
+  /**
+   * Whether `apply` hashes the text it reads into the record's version.
+   * Versions let the change announcer tell a rewrite with the same text from
+   * a real change, and name cached parses and postings. The first batch (the
+   * cold load) is announced to nobody, so without a cache it skips hashing
+   * 65 MB of text and takes each record's stamp as its version.
+   */
+  private hashVersions: boolean;
 
   /**
    * `watched`: a watcher keeps records fresh, so bodies need no per-read
@@ -85,6 +93,7 @@ export class RecordStore {
     onStale: (readPath: string) => void,
   ) {
     this.parsedCache = options.parsedCache;
+    this.hashVersions = options.parsedCache !== undefined || options.postingsCache !== undefined;
     this.search = new DecisionSearch({ deferred: options.deferSearch, postings: options.postingsCache });
     this.bodies = new BodyCache(onStale, !options.watched);
     const rel = toPosix(path.relative(root, corpusDir));
@@ -160,7 +169,8 @@ export class RecordStore {
     if (old !== undefined) this.bodies.put(this.bodies.keyOf(readPath, stamp), parsed.body);
     const record = { stamp, decision: parsed.decision, problems: parsed.problems };
     // The announcer tells a rewrite with the same text apart by this hash.
-    const version = createHash('sha1').update(read.text).digest('base64');
+    const hashed = this.hashVersions ? createHash('sha1').update(read.text).digest('base64') : undefined;
+    const version = hashed ?? stamp;
     if (this.parsedCache !== undefined && parsed.decision !== null)
       attachMemo(parsed.decision, this.parsedCache.memo(e.corpusPath));
     this.parsedCache?.remember(e.corpusPath, {
@@ -176,7 +186,7 @@ export class RecordStore {
     this.set(
       e.corpusPath,
       record,
-      (d) => this.search.upsert(d, parsed.body, parsed.contentStart, version),
+      (d) => this.search.upsert(d, parsed.body, parsed.contentStart, hashed),
       version,
     );
   }
@@ -251,6 +261,8 @@ export class RecordStore {
     this.added = [];
     this.versions = new Map();
     this.stats = { added: 0, changed: 0, removed: 0 };
+    // From the first refresh on, changes are announced: their versions must tell text apart.
+    this.hashVersions = true;
     this.search.commit();
     return batch;
   }

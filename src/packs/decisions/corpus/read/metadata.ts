@@ -25,9 +25,15 @@ export function toStringList(value: unknown): string[] {
   return [];
 }
 
+function isQuote(c: number): boolean {
+  return c === 0x22 || c === 0x27;
+}
+
 /** `./a/**` → `a/**`, `/a` → `a`, `!./b` → `!b`. Globs are relative to the workspace root. */
 export function normalizeGlob(raw: string): string {
-  let g = raw.trim().replace(/^["']|["']$/g, '');
+  let g = raw.trim();
+  // Most globs are unquoted: the regex only runs when an end is a quote.
+  if (isQuote(g.charCodeAt(0)) || isQuote(g.charCodeAt(g.length - 1))) g = g.replace(/^["']|["']$/g, '');
   const negated = g.startsWith('!');
   if (negated) g = g.slice(1).trim();
   if (g.toLowerCase().startsWith('path:')) g = g.slice(5);

@@ -30,6 +30,15 @@ for (let c = 0; c < 128; c++) {
   else if (c >= 65 && c <= 90) LOWER[c] = c | 32;
 }
 
+/**
+ * Per UTF-16 code unit, for the counting loop: 0 for an ASCII separator, the
+ * lowercase code of an ASCII letter or digit, NON_ASCII for anything else
+ * (decided by the general path). One probe instead of a range test and a probe.
+ */
+const NON_ASCII = 255;
+const CLASS = new Uint8Array(65536).fill(NON_ASCII);
+CLASS.set(LOWER);
+
 export class Tokenizer {
   /** Term ids of the last `run`; valid up to the count it returned. */
   ids = new Int32Array(4096);
@@ -132,32 +141,35 @@ export class TermCounter {
    * Count the tokens of text[from, to), each adding `weight`; returns how many
    * tokens there were. This is the indexing hot loop (every character of the
    * corpus passes through it), so the ASCII case of `Tokenizer.next` and
-   * `termId` is written out inline; any token with a non-ASCII character is
-   * handed to the general path.
+   * `termId` is written out inline with one table probe per character
+   * (`CLASS`); a token with a non-ASCII character is handed to the general
+   * path.
    */
   count(text: string, from: number, to: number, weight: number, add: boolean): number {
     const dict = this.dict;
+    const cls = CLASS;
     let n = 0;
     let i = from;
     while (i < to) {
-      let c = text.charCodeAt(i);
-      if (c < 128 && LOWER[c] === 0) {
+      let l = cls[text.charCodeAt(i)] as number;
+      if (l === 0) {
         i++;
         continue;
       }
       const start = i;
       let a = FNV_OFFSET;
       let b = 0;
-      while (c < 128) {
-        const l = LOWER[c] as number;
-        if (l === 0) break;
+      while (l !== 0 && l !== NON_ASCII) {
         a = Math.imul(a ^ l, FNV_PRIME);
         b = (Math.imul(b, 31) + l) | 0;
-        if (++i === to) break;
-        c = text.charCodeAt(i);
+        if (++i === to) {
+          l = 0;
+          break;
+        }
+        l = cls[text.charCodeAt(i)] as number;
       }
       let id: number;
-      if (i < to && c >= 128) {
+      if (l === NON_ASCII) {
         // Not pure ASCII: let the general tokenizer take the whole token (or skip a lone symbol).
         if (!this.tok.next(text, start, to)) break;
         if (this.tok.start !== start) {
@@ -172,17 +184,23 @@ export class TermCounter {
         id = dict.find(a, b, length);
         if (id < 0 && add) id = dict.insert(a, b, text.slice(start, i).toLowerCase());
       }
-      if (id < 0) continue;
-      n++;
-      if (id >= this.counts.length) this.grow(dict.size);
-      const prev = this.counts[id] as number;
-      if (prev === 0) {
-        if (this.distinct === this.touched.length) this.grow(0);
-        this.touched[this.distinct++] = id;
+      if (id >= 0) {
+        n++;
+        this.tally(id, weight);
       }
-      this.counts[id] = prev + weight;
     }
     return n;
+  }
+
+  /** Add `weight` to a term's count, listing it in `touched` the first time. */
+  private tally(id: number, weight: number): void {
+    if (id >= this.counts.length) this.grow(this.dict.size);
+    const prev = this.counts[id] as number;
+    if (prev === 0) {
+      if (this.distinct === this.touched.length) this.grow(0);
+      this.touched[this.distinct++] = id;
+    }
+    this.counts[id] = prev + weight;
   }
 
   reset(): void {
