@@ -1,4 +1,4 @@
-// `npm run build`, after tsc: bundles two entries of dist into dist/bundle,
+// `npm run build`, after tsc: bundles three entries of dist into dist/bundle,
 // each with the packages it imports:
 // - daemon.js, the daemon's app (with the MCP SDK and zod). Node 20's ESM
 //   loader pays per module (resolution, an async read, compilation): ~190
@@ -10,6 +10,8 @@
 //   a part of the file run only when the command answers locally (a command a
 //   daemon answers never runs it). A git hook pays for one file, compiled from
 //   a V8 code cache (src/app/code-cache.ts).
+// - cli-loader.js, what loads it (src/app/bundle-loader.ts with the code cache
+//   and the state dir's checks): one ES module for main.js to import, not four.
 // Each entry is bundled on its own so that neither loads the other's shared
 // chunks. CommonJS packages stay external (pino, better-sqlite3, pg,
 // prom-client: loaded by require), and so does the OpenTelemetry SDK, which
@@ -33,6 +35,8 @@ const outDir = path.join(root, 'dist/bundle');
 // the one error a store-less run never raises and for a draft's elicitation.
 const ENTRIES = [
   { name: 'daemon', minify: false, format: 'esm', external: [] },
+  // What the CLI's main.js imports to load the next one: one ES module instead of four.
+  { name: 'cli-loader', input: 'dist/app/bundle-loader.js', minify: true, format: 'esm', external: [] },
   {
     name: 'cli-decisions',
     input: 'dist/cli/decisions-commands.js',
@@ -70,8 +74,17 @@ for (const { name, input = `dist/app/${name}.js`, minify, format, external } of 
           minify,
           codeSplitting: false,
           dynamicImportInCjs: false,
+          // ASCII source reads into a one-byte string: a hook reads this whole file on every run.
+          charset: 'ascii',
         }
-      : { dir: outDir, format, sourcemap: false, minify, chunkFileNames: `${name}-[name]-[hash].js` },
+      : {
+          dir: outDir,
+          format,
+          sourcemap: false,
+          minify,
+          chunkFileNames: `${name}-[name]-[hash].js`,
+          charset: 'ascii',
+        },
   );
   await bundle.close();
 }

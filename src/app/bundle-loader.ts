@@ -15,7 +15,8 @@ import { oneShotCacheDir } from './one-shot-cache-dir.js';
  * `unbundled()` (which imports ./NAME.js, written out so it stays typed).
  */
 export async function loadBundled<T>(name: string, unbundled: () => Promise<T>): Promise<T> {
-  const entry = new URL(`./${name}.js`, import.meta.url);
+  // From dist/app or, bundled into the CLI's loader, from dist/bundle: the same depth either way.
+  const entry = new URL(`../app/${name}.js`, import.meta.url);
   const bundle = new URL(`../bundle/${name}.js`, import.meta.url);
   try {
     if (fs.statSync(bundle).mtimeMs >= fs.statSync(entry).mtimeMs) return (await import(bundle.href)) as T;

@@ -6,6 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
+import { endQuietlyWhenStdoutCloses } from './closed-stdout.js';
 import { type CommandSpec, defineCommand, parseCommandLine } from './command-table.js';
 import { indexCommand, newCommand } from './decisions-authoring.js';
 import {
@@ -231,5 +232,11 @@ export const DECISIONS_COMMANDS: readonly CommandSpec[] = [
 export function decisionsFastPath(argv: readonly string[]): (() => Promise<void>) | undefined {
   const spec = DECISIONS_COMMANDS.find((command) => command.name === argv[0]);
   const parsed = spec && parseCommandLine(spec, argv.slice(1));
-  return parsed && (() => spec.run(parsed.argument, parsed.options));
+  return (
+    parsed &&
+    (() => {
+      endQuietlyWhenStdoutCloses();
+      return spec.run(parsed.argument, parsed.options);
+    })
+  );
 }

@@ -8,11 +8,11 @@
  * the proxy must start fast, a daemon that loses the start race must exit
  * cheaply, and git hooks run decisions commands on every commit.
  */
-import { stdioProxyArgs } from '../proxy/args.js';
-import { endQuietlyWhenStdoutCloses } from './closed-stdout.js';
+import fs from 'node:fs';
 
+// Each ES module costs a run its resolution and compile: only what the command needs is imported.
 const argv = process.argv.slice(2);
-const proxyArgs = stdioProxyArgs(argv);
+const proxyArgs = argv[0] === 'stdio' ? (await import('../proxy/args.js')).stdioProxyArgs(argv) : undefined;
 if (proxyArgs) {
   const { runProxy } = await import('../proxy/main.js');
   runProxy(proxyArgs);
@@ -22,13 +22,13 @@ if (proxyArgs) {
     (await import('../daemon/start-failure.js')).exitOnStartFailure(e),
   );
 } else {
-  endQuietlyWhenStdoutCloses();
   await runCommand();
 }
 
 async function runCommand(): Promise<void> {
   // A hook's `moor decisions check` must not pay for commander and every command's imports.
   if (argv[0] === 'decisions' && (await decisionsFastPath())) return;
+  (await import('./closed-stdout.js')).endQuietlyWhenStdoutCloses();
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     // Scripts and hooks ask for the version often: answer before commander and the app load.
     const { IDENTITY } = await import('../app/identity.js');
@@ -42,11 +42,27 @@ function isDaemonRun(): boolean {
   return argv[0] === 'daemon' && argv[1] === 'run' && !argv.includes('-h') && !argv.includes('--help');
 }
 
+/**
+ * The bundle loader as one ES module (dist/bundle/cli-loader.js, with the code
+ * cache and state-dir checks it uses) when it is at least as new as its
+ * source, else the source module and its imports.
+ */
+function loaderModule(): string {
+  const bundled = new URL('../bundle/cli-loader.js', import.meta.url);
+  const source = new URL('../app/bundle-loader.js', import.meta.url);
+  try {
+    if (fs.statSync(bundled).mtimeMs >= fs.statSync(source).mtimeMs) return bundled.href;
+  } catch {
+    // no bundle: the source module
+  }
+  return source.href;
+}
+
 /** Runs `moor decisions …` without commander when the fast parser can; false when commander must. */
 async function decisionsFastPath(): Promise<boolean> {
   // One CommonJS bundle (the commands and, loaded lazily inside it, the app) instead of a graph of ES
   // modules Node 20 would resolve and compile one by one.
-  const { loadCliBundle } = await import('../app/bundle-loader.js');
+  const { loadCliBundle } = (await import(loaderModule())) as typeof import('../app/bundle-loader.js');
   const entry = new URL('./decisions-commands.js', import.meta.url);
   const bundled = loadCliBundle(entry, 'cli-decisions', argv.slice(0, 2).join(' ')) as
     | typeof import('./decisions-commands.js')
