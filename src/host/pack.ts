@@ -110,6 +110,14 @@ export interface ToolDefinition<S, I extends z.ZodType = z.ZodType, O extends z.
    * `input`. `input` still validates the arguments.
    */
   readonly inputJsonSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * A quick check that needs no schema built: the arguments exactly as
+   * `input` would give them back when they are certainly valid, else
+   * undefined, and `input` decides (and words any refusal). Whatever it
+   * accepts, `input` must accept with the same result: a tool that has one
+   * keeps a property test saying so.
+   */
+  readonly accept?: (args: Readonly<Record<string, unknown>>) => z.output<I> | undefined;
   /** The structured output; absent for tools that shape their own results (toolResult()). */
   readonly output?: O;
   readonly annotations: ToolAnnotations;

@@ -68,7 +68,13 @@ export async function runTool(
   passesThrough: (error: unknown) => boolean = isHostSignal,
 ): Promise<CallToolResult> {
   const name = entry.definition.name;
-  const parsed = entry.definition.input.safeParse(withoutInBandArguments(args));
+  const toolArgs = withoutInBandArguments(args);
+  // Arguments the tool's quick check vouches for skip building and running its schema.
+  const accepted = entry.definition.accept?.(toolArgs);
+  const parsed =
+    accepted !== undefined
+      ? { success: true as const, data: accepted }
+      : entry.definition.input.safeParse(toolArgs);
   if (!parsed.success) return errorResult(describeInvalidArguments(name, parsed.error));
 
   // Session-level tools (the workspace tools) run on the session, in no workspace.

@@ -54,6 +54,7 @@ export const checkDecisions = defineTool<DecisionsState, Schemas['input'], Schem
   get input() {
     return schemas().input;
   },
+  accept: (args) => (Object.keys(args).length === 0 ? {} : undefined),
   get output() {
     return schemas().output;
   },

@@ -9,6 +9,7 @@ import { toWorkspaceRelative } from '../corpus/find/paths.js';
 import type { GoverningEntry } from '../corpus/resolve/governs.js';
 import { cyclesByPath } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
+import { isText, onlyKeys } from './quick-accept.js';
 import { describe, maxBytes, READ_ONLY, sharedSchemas, summarize } from './shared.js';
 
 export const MAX_FILES = 200;
@@ -59,6 +60,14 @@ export const getDecisionContext = defineTool<DecisionsState, Schemas['input'], S
     'For each file path, the decisions that govern it (through their affects/scope globs), following supersession to the current decision, plus proposals that would govern it. Call before changing files.',
   get input() {
     return schemas().input;
+  },
+  accept: (args) => {
+    const { files } = args;
+    if (!onlyKeys(args, ['files']) || !Array.isArray(files) || files.length < 1 || files.length > MAX_FILES)
+      return undefined;
+    return files.every((f) => isText(f, 1, Number.POSITIVE_INFINITY, 4096))
+      ? { files: [...files] }
+      : undefined;
   },
   get output() {
     return schemas().output;

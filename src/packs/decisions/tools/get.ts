@@ -9,6 +9,7 @@ import type { Decision } from '../corpus/model.js';
 import { unreadFilesFor } from '../corpus/read/unread.js';
 import { type RelationView, relationsOf } from '../corpus/resolve/relation-view.js';
 import { corpusOf, type DecisionsState } from '../state.js';
+import { isText, onlyKeys } from './quick-accept.js';
 import { describe, maxBytes, READ_ONLY, sharedSchemas, summarize } from './shared.js';
 
 // Built on first use (lazily): a one-shot command calls one tool of the pack.
@@ -81,6 +82,10 @@ export const getDecision = defineTool<DecisionsState, Schemas['input'], Schemas[
   get input() {
     return schemas().input;
   },
+  accept: (args) =>
+    onlyKeys(args, ['ref']) && isText(args.ref, 1, Number.POSITIVE_INFINITY, 1024)
+      ? { ref: args.ref }
+      : undefined,
   get output() {
     return schemas().output;
   },

@@ -7,16 +7,29 @@ import type { Decision } from '../corpus/model.js';
 import { decodeSearchCursor, encodeSearchCursor } from '../cursor.js';
 import { corpusOf, type DecisionsState } from '../state.js';
 import { checkLog, logNameSchema } from './log-choice.js';
-import { describe, maxBytes, READ_ONLY, sharedSchemas, summarize } from './shared.js';
+import { isText, isWhole, onlyKeys } from './quick-accept.js';
+import { describe, maxBytes, READ_ONLY, STATUSES, sharedSchemas, summarize } from './shared.js';
 
 export const MAX_QUERY_BYTES = 1024;
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 50;
 
+const SEARCH_KEYS = ['query', 'status', 'since', 'until', 'tag', 'log', 'limit', 'cursor'];
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isIsoDate(value: unknown): boolean {
+  return typeof value === 'string' && ISO_DATE.test(value);
+}
+
+/** Absent, or present and passing `check`. */
+function optional(value: unknown, check: (value: unknown) => boolean): boolean {
+  return value === undefined || check(value);
+}
+
 // Built on first use (lazily): a one-shot command calls one tool of the pack.
 const schemas = lazily(() => {
   const { statusSchema, decisionSummarySchema } = sharedSchemas();
-  const isoDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD');
+  const isoDateSchema = z.string().regex(ISO_DATE, 'must be a date as YYYY-MM-DD');
 
   const input = z.strictObject({
     query: z
@@ -72,6 +85,28 @@ export const searchDecisions = defineTool<DecisionsState, Schemas['input'], Sche
     'Full-text search of the architecture decision records, ranked (title matches first). Returns id, title, status, date, path and a snippet showing the match. Page with nextCursor.',
   get input() {
     return schemas().input;
+  },
+  accept: (args) => {
+    const { query, status, since, until, tag, log, limit, cursor } = args;
+    if (!onlyKeys(args, SEARCH_KEYS) || !isText(query, 1, Number.POSITIVE_INFINITY, MAX_QUERY_BYTES))
+      return undefined;
+    if (status !== undefined && !(STATUSES as readonly unknown[]).includes(status)) return undefined;
+    if (!optional(since, isIsoDate) || !optional(until, isIsoDate)) return undefined;
+    if (!optional(tag, (v) => isText(v, 1, 200)) || !optional(log, (v) => isText(v, 1, 200)))
+      return undefined;
+    if (!optional(limit, (v) => isWhole(v, 1, MAX_LIMIT)) || !optional(cursor, (v) => isText(v, 0, 512)))
+      return undefined;
+    // The schema's own key order, the default in its place.
+    return {
+      query,
+      ...(status === undefined ? {} : { status: status as (typeof STATUSES)[number] }),
+      ...(since === undefined ? {} : { since: since as string }),
+      ...(until === undefined ? {} : { until: until as string }),
+      ...(tag === undefined ? {} : { tag: tag as string }),
+      ...(log === undefined ? {} : { log: log as string }),
+      limit: (limit as number | undefined) ?? DEFAULT_LIMIT,
+      ...(cursor === undefined ? {} : { cursor: cursor as string }),
+    };
   },
   get output() {
     return schemas().output;

@@ -47,6 +47,7 @@ export const listSuperseded = defineTool<DecisionsState, Schemas['input'], Schem
   get input() {
     return schemas().input;
   },
+  accept: (args) => (Object.keys(args).length === 0 ? {} : undefined),
   get output() {
     return schemas().output;
   },

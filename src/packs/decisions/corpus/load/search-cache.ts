@@ -44,9 +44,9 @@ export interface SignedDoc {
 
 /** The signature of a bulk index: everything the tokenizer read, in order. */
 export function postingsSignature(docs: readonly SignedDoc[]): string {
-  const hash = new Hash64();
-  for (const d of docs) hash.text(`${d.path}\0${d.version}\0${d.title}\0${d.from}\n`);
-  return `${docs.length}:${hash.hex()}`;
+  // One string hashed in one loop: a loop that long is compiled early, a thousand short ones would run interpreted.
+  const text = docs.map((d) => `${d.path}\0${d.version}\0${d.title}\0${d.from}\n`).join('');
+  return `${docs.length}:${new Hash64().text(text).hex()}`;
 }
 
 interface Header {
