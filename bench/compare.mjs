@@ -59,10 +59,27 @@ const ms = performance.now() - t; globalThis.gc?.(); console.log(JSON.stringify(
   return JSON.parse(out);
 }
 
+/**
+ * A state dir per build for one-shot commands: two builds sharing one would replace each other's
+ * parse caches on every run (each is keyed by its build), and a daemon of the user's is never asked.
+ */
+const oneShotStates = new Map();
+function oneShotState(tree) {
+  let dir = oneShotStates.get(tree.root);
+  if (dir === undefined) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-compare-cli-'));
+    fs.chmodSync(dir, 0o700);
+    oneShotStates.set(tree.root, dir);
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return dir;
+}
+
 function oneShot(tree, argv) {
   const t = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [path.join(tree.root, 'dist/cli/main.js'), ...argv], {
     stdio: 'ignore',
+    env: { ...process.env, MOOR_STATE_DIR: oneShotState(tree) },
   });
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`${tree.label}: moor ${argv.join(' ')} exited ${r.status}`);
