@@ -195,10 +195,11 @@ export class SearchIndex {
   /**
    * Become the index a snapshot was taken of; only an empty index with an
    * empty dictionary can, so term ids and slots are the snapshot's own.
+   * False, and still empty, when the snapshot's dictionary repeats a term.
    */
-  restore(s: IndexSnapshot): void {
+  restore(s: IndexSnapshot): boolean {
     if (this.slots !== 0 || this.dict.size !== 0) throw new Error('restore needs an empty index');
-    for (const term of s.dictTerms) this.dict.intern(term);
+    if (!this.dict.restoreTerms(s.dictTerms)) return false;
     const terms = s.dictTerms.length;
     this.block = new PostingBlock(s.starts, s.byteStarts, s.bytes, s.tfs);
     this.ensureTerms(terms);
@@ -213,6 +214,7 @@ export class SearchIndex {
     for (let d = 0; d < docs; d++) total += s.docLens[d] as number;
     this.totalLen = total;
     this.delta = null;
+    return true;
   }
 
   /** Tombstone a slot. Document frequencies are recounted at the next commit. */

@@ -159,9 +159,8 @@ export class DecisionSearch {
     this.commitPending = false;
     const signature = this.bulkSignature(queue);
     const stored = signature === undefined ? undefined : this.postings?.read(signature);
-    if (stored !== undefined && stored.docLens.length === queue.length) {
-      // Slots in queue order, as when they were indexed: the stored index is the one they built.
-      this.index.restore(stored);
+    // Slots in queue order, as when they were indexed: the stored index is the one they built.
+    if (stored !== undefined && stored.docLens.length === queue.length && this.index.restore(stored)) {
       for (const [slot, p] of queue.entries()) {
         this.docs[slot] = p.decision;
         this.slotOf.set(p.decision.path, slot);

@@ -66,6 +66,47 @@ export class TermDict {
     }
   }
 
+  /**
+   * Fill an empty dictionary with `terms`, id i for terms[i], as a restored
+   * index needs: both hashes in one pass, the table sized once, no lookups.
+   * False (and the dictionary left empty) when two terms are the same, which
+   * a dictionary never writes: the snapshot is not one to use.
+   */
+  restoreTerms(terms: readonly string[]): boolean {
+    if (this.terms.length !== 0) throw new Error('restoreTerms needs an empty dictionary');
+    let size = this.table.length;
+    while (terms.length * 2 > size) size *= 2;
+    const table = new Int32Array(size);
+    const mask = size - 1;
+    const meta = new Int32Array(Math.max(3 * 1024, 3 * terms.length));
+    for (let id = 0; id < terms.length; id++) {
+      const term = terms[id] as string;
+      let a = FNV_OFFSET;
+      let b = 0;
+      for (let i = 0; i < term.length; i++) {
+        const c = term.charCodeAt(i);
+        a = Math.imul(a ^ c, FNV_PRIME);
+        b = (Math.imul(b, 31) + c) | 0;
+      }
+      meta[3 * id] = a;
+      meta[3 * id + 1] = b;
+      meta[3 * id + 2] = term.length;
+      let slot = a & mask;
+      for (let v = table[slot] as number; v !== 0; v = table[slot] as number) {
+        const k = 3 * (v - 1);
+        if (meta[k] === a && meta[k + 1] === b && meta[k + 2] === term.length) return false;
+        slot = (slot + 1) & mask;
+      }
+      table[slot] = id + 1;
+    }
+    // Parsed from a file, each term is a string of its own: nothing to detach it from.
+    for (const term of terms) this.terms.push(term);
+    this.meta = meta;
+    this.table = table;
+    this.mask = mask;
+    return true;
+  }
+
   /** Add a term whose hashes the caller computed; it must not be present yet. */
   insert(a: number, b: number, term: string): number {
     const id = this.terms.length;
