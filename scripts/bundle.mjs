@@ -10,8 +10,8 @@
 //   a part of the file run only when the command answers locally (a command a
 //   daemon answers never runs it). A git hook pays for one file, compiled from
 //   a V8 code cache (src/app/code-cache.ts).
-// - cli-loader.js, what loads it (src/app/bundle-loader.ts with the code cache
-//   and the state dir's checks): one ES module for main.js to import, not four.
+// - cli-loader.cjs, what loads it (src/app/bundle-loader.ts with the code cache
+//   and the state dir's checks): one module for main.js to import, not four.
 // Each entry is bundled on its own so that neither loads the other's shared
 // chunks. CommonJS packages stay external (pino, better-sqlite3, pg,
 // prom-client: loaded by require), and so does the OpenTelemetry SDK, which
@@ -36,7 +36,8 @@ const outDir = path.join(root, 'dist/bundle');
 const ENTRIES = [
   { name: 'daemon', minify: false, format: 'esm', external: [] },
   // What the CLI's main.js imports to load the next one: one ES module instead of four.
-  { name: 'cli-loader', input: 'dist/app/bundle-loader.js', minify: true, format: 'esm', external: [] },
+  // CommonJS: its builtins come by require, where an ES module pays a facade for each.
+  { name: 'cli-loader', input: 'dist/app/bundle-loader.js', minify: true, format: 'cjs', external: [] },
   {
     name: 'cli-decisions',
     input: 'dist/cli/decisions-commands.js',

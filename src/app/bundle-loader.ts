@@ -27,6 +27,22 @@ export async function loadBundled<T>(name: string, unbundled: () => Promise<T>):
 }
 
 /**
+ * Whether this module may be used: unbundled it is dist/app/bundle-loader.js
+ * itself; bundled (dist/bundle/cli-loader.cjs), only when at least as new as
+ * that source, so a later tsc-only build is never shadowed by a stale copy.
+ */
+export function loaderIsFresh(): boolean {
+  const self = fileURLToPath(import.meta.url);
+  const source = fileURLToPath(new URL('../app/bundle-loader.js', import.meta.url));
+  if (self === source) return true;
+  try {
+    return fs.statSync(self).mtimeMs >= fs.statSync(source).mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A CommonJS bundle of the one-shot CLI (`dist/bundle/NAME.cjs`), compiled
  * from a V8 code cache in the state dir when one fits (code-cache.ts): ESM has
  * no such cache on Node 20, and a hook pays the compile on every run. Its

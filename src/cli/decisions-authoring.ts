@@ -6,6 +6,7 @@ import { MoorError } from '../errors.js';
 import { defineCommand } from './command-table.js';
 import { app, COMMON, type CommonOptions } from './decisions-shared.js';
 import { fail, printToolResult } from './output.js';
+import { writeOut } from './stdout.js';
 
 export const newCommand = defineCommand<CommonOptions & { against?: string; context?: string; log?: string }>(
   {
@@ -66,7 +67,7 @@ export const indexCommand = defineCommand<CommonOptions & { write?: string; chec
             ? { kind: 'check' as const, file: options.check }
             : { kind: 'print' as const };
       const outcome = await indexLocally(resolveWorkspace(options), mode);
-      process.stdout.write(outcome.text);
+      writeOut(outcome.text);
       if (outcome.stale) process.exitCode = 1;
     } catch (error) {
       fail(error);

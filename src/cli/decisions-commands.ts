@@ -6,7 +6,6 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MoorError } from '../errors.js';
-import { endQuietlyWhenStdoutCloses } from './closed-stdout.js';
 import { type CommandSpec, defineCommand, parseCommandLine } from './command-table.js';
 import { indexCommand, newCommand } from './decisions-authoring.js';
 import {
@@ -21,6 +20,7 @@ import {
   run,
 } from './decisions-shared.js';
 import { fail, printToolResult } from './output.js';
+import { writeOut } from './stdout.js';
 import { visibleText } from './visible-text.js';
 
 const search = defineCommand<
@@ -106,9 +106,7 @@ const context = defineCommand<
           ? { kind: 'since' as const, ref: options.since }
           : { kind: 'staged' as const };
       if (options.format === 'markdown') {
-        process.stdout.write(
-          await changeSummary(resolveWorkspace(options), change, { linkBase: options.linkBase }),
-        );
+        writeOut(await changeSummary(resolveWorkspace(options), change, { linkBase: options.linkBase }));
         return;
       }
       printToolResult(
@@ -173,9 +171,9 @@ const check = defineCommand<
       const findings = findingsOf(result);
       if (result.isError || textual)
         printToolResult(result, options.json === true || options.format === 'json');
-      else if (options.format === 'github') process.stdout.write(githubAnnotations(findings));
+      else if (options.format === 'github') writeOut(githubAnnotations(findings));
       else
-        process.stdout.write(
+        writeOut(
           `${JSON.stringify(sarifLog(findings, { toolVersion: IDENTITY.version, root: resolved.root }), null, 2)}\n`,
         );
       if (findings.length > 0) process.exitCode = 1;
@@ -205,7 +203,7 @@ const graph = defineCommand<CommonOptions & { format: 'svg' | 'dot' | 'mermaid' 
         import('../app/status/decision-graph.js'),
       ]);
       // DOT and Mermaid quote titles for their own syntax, not for a terminal.
-      process.stdout.write(visibleText(repositoryGraph(resolveWorkspace(options), options.format)));
+      writeOut(visibleText(repositoryGraph(resolveWorkspace(options), options.format)));
     } catch (error) {
       fail(error);
     }
@@ -232,11 +230,5 @@ export const DECISIONS_COMMANDS: readonly CommandSpec[] = [
 export function decisionsFastPath(argv: readonly string[]): (() => Promise<void>) | undefined {
   const spec = DECISIONS_COMMANDS.find((command) => command.name === argv[0]);
   const parsed = spec && parseCommandLine(spec, argv.slice(1));
-  return (
-    parsed &&
-    (() => {
-      endQuietlyWhenStdoutCloses();
-      return spec.run(parsed.argument, parsed.options);
-    })
-  );
+  return parsed && (() => spec.run(parsed.argument, parsed.options));
 }

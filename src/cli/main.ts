@@ -8,8 +8,6 @@
  * the proxy must start fast, a daemon that loses the start race must exit
  * cheaply, and git hooks run decisions commands on every commit.
  */
-import fs from 'node:fs';
-
 // Each ES module costs a run its resolution and compile: only what the command needs is imported.
 const argv = process.argv.slice(2);
 const proxyArgs = argv[0] === 'stdio' ? (await import('../proxy/args.js')).stdioProxyArgs(argv) : undefined;
@@ -43,26 +41,29 @@ function isDaemonRun(): boolean {
 }
 
 /**
- * The bundle loader as one ES module (dist/bundle/cli-loader.js, with the code
- * cache and state-dir checks it uses) when it is at least as new as its
- * source, else the source module and its imports.
+ * The bundle loader as one CommonJS module (dist/bundle/cli-loader.cjs, with
+ * the code cache and state-dir checks it uses; its builtins come by require,
+ * where an ES module pays a facade for each) when it is fresh, else the
+ * source module and its imports. No node:fs here: its ES facade alone loads
+ * Node's streams, which a command printing through stdout.ts never needs.
  */
-function loaderModule(): string {
-  const bundled = new URL('../bundle/cli-loader.js', import.meta.url);
-  const source = new URL('../app/bundle-loader.js', import.meta.url);
+async function cliLoader(): Promise<typeof import('../app/bundle-loader.js')> {
   try {
-    if (fs.statSync(bundled).mtimeMs >= fs.statSync(source).mtimeMs) return bundled.href;
-  } catch {
-    // no bundle: the source module
+    const bundled = (await import(
+      new URL('../bundle/cli-loader.cjs', import.meta.url).href
+    )) as typeof import('../app/bundle-loader.js');
+    if (bundled.loaderIsFresh()) return bundled;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
   }
-  return source.href;
+  return import('../app/bundle-loader.js');
 }
 
 /** Runs `moor decisions …` without commander when the fast parser can; false when commander must. */
 async function decisionsFastPath(): Promise<boolean> {
   // One CommonJS bundle (the commands and, loaded lazily inside it, the app) instead of a graph of ES
   // modules Node 20 would resolve and compile one by one.
-  const { loadCliBundle } = (await import(loaderModule())) as typeof import('../app/bundle-loader.js');
+  const { loadCliBundle } = await cliLoader();
   const entry = new URL('./decisions-commands.js', import.meta.url);
   const bundled = loadCliBundle(entry, 'cli-decisions', argv.slice(0, 2).join(' ')) as
     | typeof import('./decisions-commands.js')

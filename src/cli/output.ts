@@ -3,11 +3,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { exitCodeOf } from '../errors.js';
+import { writeOut } from './stdout.js';
 import { visibleText } from './visible-text.js';
 
 /** One line of an answer, on stdout, control characters shown visibly. */
 export function say(line: string): void {
-  process.stdout.write(`${visibleText(line)}\n`);
+  writeOut(`${visibleText(line)}\n`);
 }
 
 /** One line of a problem, on stderr: errors quote refs and paths, so they are made visible too. */
@@ -22,9 +23,7 @@ export function printToolResult(result: CallToolResult, json: boolean): void {
     process.exitCode = 1;
     return;
   }
-  process.stdout.write(
-    json ? `${JSON.stringify(result.structuredContent, null, 2)}\n` : `${visibleText(text)}\n`,
-  );
+  writeOut(json ? `${JSON.stringify(result.structuredContent, null, 2)}\n` : `${visibleText(text)}\n`);
 }
 
 export function fail(error: unknown): never {
