@@ -15,39 +15,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionHello } from '../protocol/hello.js';
 import type { StatePaths } from '../protocol/state-dir.js';
+import { isSystemFolder } from '../protocol/system-folders.js';
 
 /** Environment variables under which a spawned daemon may answer otherwise. */
 const CATALOG_ENV = ['MOOR_PACKS', 'MOOR_TEST_PACK', 'MOOR_STORE'];
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-
-/**
- * The folders a root daemon refuses (src/sessions/system-folders.ts, which
- * the proxy may not import): trees refused with everything below them,
- * folders refused themselves. test/proxy/primed-fit.test.ts keeps the two alike.
- */
-export const ROOT_REFUSED_TREES: readonly string[] = [
-  '/bin',
-  '/boot',
-  '/dev',
-  '/etc',
-  '/lib',
-  '/lib32',
-  '/lib64',
-  '/libx32',
-  '/proc',
-  '/run',
-  '/sbin',
-  '/sys',
-  '/usr',
-  '/var',
-];
-export const ROOT_REFUSED_FOLDERS: readonly string[] = ['/', '/root', '/home'];
-
-/** Whether a root daemon might refuse `real` (an absolute, resolved path). */
-export function rootMightRefuse(real: string): boolean {
-  if (ROOT_REFUSED_FOLDERS.includes(real)) return true;
-  return ROOT_REFUSED_TREES.some((tree) => real === tree || real.startsWith(`${tree}/`));
-}
 
 /** A real directory the daemon's user owns and, for root, no system folder. */
 function servable(dir: string, uid: number): boolean {
@@ -55,7 +27,7 @@ function servable(dir: string, uid: number): boolean {
     const real = fs.realpathSync(path.resolve(dir));
     const stat = fs.statSync(real);
     if (!stat.isDirectory() || stat.uid !== uid) return false;
-    return uid !== 0 || !rootMightRefuse(real);
+    return uid !== 0 || !isSystemFolder(real);
   } catch {
     return false;
   }
