@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { nameHash } from '../lazy-crypto.js';
 import type { Problem } from '../model.js';
+import { asciiJson, decodeText } from './ascii-json.js';
 import type { PlainDecision } from './lazy-decision.js';
 import type { RecordMemo } from './record-memo.js';
 
@@ -137,7 +138,7 @@ export class ParsedRecordCache {
     const temporary = `${this.file}.${process.pid}.tmp`;
     try {
       fs.mkdirSync(this.#options.dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(temporary, JSON.stringify(body), { mode: 0o600 });
+      fs.writeFileSync(temporary, asciiJson(body), { mode: 0o600 });
       fs.renameSync(temporary, this.file);
     } catch {
       // A cache that cannot be written costs the next run a parse, nothing more.
@@ -150,7 +151,7 @@ export class ParsedRecordCache {
 function readCache(file: string, build: string, corpusDir: string): ReadonlyMap<string, ParsedEntry> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    parsed = JSON.parse(decodeText(fs.readFileSync(file)));
   } catch {
     return new Map();
   }

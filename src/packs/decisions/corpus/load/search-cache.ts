@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hash64, nameHash } from '../lazy-crypto.js';
 import type { IndexSnapshot } from '../search/search-index.js';
+import { asciiJson, decodeText } from './ascii-json.js';
 import type { ParsedCacheOptions } from './parsed-cache.js';
 
 const FORMAT = 3;
@@ -115,7 +116,7 @@ export class SearchPostingsCache implements PostingsCache {
       checksum: checksum(sections),
       dictTerms: snapshot.dictTerms,
     };
-    const json = Buffer.from(JSON.stringify(header), 'utf8');
+    const json = Buffer.from(asciiJson(header), 'latin1');
     const start = align4(4 + json.length);
     const out = Buffer.alloc(start + sections.reduce((n, section) => n + section.byteLength, 0));
     out.writeUInt32LE(json.length, 0);
@@ -154,7 +155,7 @@ function decode(
   if (bytes.length < 4) return undefined;
   const headerLength = bytes.readUInt32LE(0);
   if (4 + headerLength > bytes.length) return undefined;
-  const h = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Partial<Header> | null;
+  const h = JSON.parse(decodeText(bytes.subarray(4, 4 + headerLength))) as Partial<Header> | null;
   if (
     h === null ||
     typeof h !== 'object' ||
