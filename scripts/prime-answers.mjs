@@ -1,6 +1,7 @@
 // `npm run build`, last step: records the daemon's own answers to the
 // handshake and the static lists, in both eras, into
-// dist/proxy/primed-answers.json, keyed by this build's stamp. A `moor stdio`
+// dist/proxy/primed-answers.json, keyed by this build's stamp (and, for an
+// install elsewhere, the daemon bundle's bytes). A `moor stdio`
 // that has to start the daemon answers those requests from the file while the
 // daemon comes up (src/proxy/priming.ts), so the answers must be the daemon's
 // bytes: this step starts the built daemon exactly as the proxy does (same
@@ -15,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => path.join(root, 'dist', p);
@@ -31,6 +32,7 @@ const { initializeKey, legacyListKey, modernKey, PRIMED_DISCOVER, PRIMED_LIST_ME
   dist('proxy/primed-requests.js')
 );
 const { PRIMED_FORMAT } = await import(dist('proxy/primed-answers.js'));
+const { daemonCodeOf } = await import(dist('proxy/daemon-code.js'));
 const { SUPPORTED_PROTOCOL_VERSIONS } = await import('@modelcontextprotocol/server');
 
 const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -137,7 +139,15 @@ async function main() {
         const answers = await record(paths, workspace);
         fs.writeFileSync(
           target,
-          `${JSON.stringify({ format: PRIMED_FORMAT, stamp, marker: JSON.stringify(MARKER_ID), answers })}\n`,
+          `${JSON.stringify({
+            format: PRIMED_FORMAT,
+            stamp,
+            // An install elsewhere (npm pack, then npm install) has another stamp: the version and the bundle's bytes vouch then.
+            version,
+            daemonCode: daemonCodeOf(pathToFileURL(`${path.join(root, 'dist')}/`)),
+            marker: JSON.stringify(MARKER_ID),
+            answers,
+          })}\n`,
         );
         return Object.keys(answers).length;
       } catch (error) {

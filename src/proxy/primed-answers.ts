@@ -3,11 +3,14 @@
  * build time from the real daemon (scripts/prime-answers.mjs) into
  * dist/proxy/primed-answers.json. Data only: each answer is the daemon's line
  * with a marker where the request id goes. They are used only when written
- * by this very build (the build stamp): another build may answer otherwise.
+ * by this very build (the build stamp), or, installed elsewhere, when the
+ * daemon's bundle is byte for byte the one they came from: another build may
+ * answer otherwise.
  * When a proxy may speak them for the daemon is primed-fit.ts's question.
  */
 import fs from 'node:fs';
 import { buildStamp } from '../protocol/build-stamp.js';
+import { type DaemonCode, daemonCodeOf } from './daemon-code.js';
 import type { Id } from './wire.js';
 
 /** Bumped when the file's shape changes: an older file is then ignored. */
@@ -19,6 +22,9 @@ export const PRIMED_FILE = new URL('./primed-answers.json', import.meta.url);
 export interface PrimedFile {
   readonly format: number;
   readonly stamp: string;
+  /** moor's version and the daemon bundle the answers came from, for an install where the stamp differs (daemon-code.ts). */
+  readonly version?: string;
+  readonly daemonCode?: DaemonCode;
   /** The JSON text standing for the request id in every answer (exactly once each). */
   readonly marker: string;
   /** The daemon's whole answer line by request key (primed-requests.ts). */
@@ -69,9 +75,25 @@ export function loadPrimedAnswers(version: string, file: URL = PRIMED_FILE): Pri
       return undefined;
     if (typeof parsed.answers !== 'object' || parsed.answers === null) return undefined;
     const stamp = buildStamp(version);
-    if (stamp === undefined || parsed.stamp !== stamp) return undefined;
+    if (stamp === undefined) return undefined;
+    // serverInfo names the version, which the bundle's bytes do not hold (it is read from package.json).
+    const installed = parsed.version === version && sameDaemonCode(parsed.daemonCode, new URL('../', file));
+    if (parsed.stamp !== stamp && !installed) return undefined;
     return new PrimedAnswers(parsed as PrimedFile);
   } catch {
     return undefined;
   }
+}
+
+/** Whether the daemon bundle beside `dist` is the one `recorded` names, byte for byte. */
+function sameDaemonCode(recorded: DaemonCode | undefined, dist: URL): boolean {
+  if (recorded === undefined || typeof recorded.sha1 !== 'string' || !Array.isArray(recorded.files))
+    return false;
+  const now = daemonCodeOf(dist);
+  return (
+    now !== undefined &&
+    now.sha1 === recorded.sha1 &&
+    now.files.length === recorded.files.length &&
+    now.files.every((name, i) => name === recorded.files[i])
+  );
 }

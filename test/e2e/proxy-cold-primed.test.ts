@@ -10,11 +10,13 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cleanupAll, makeState, paths, runCli, startDaemon, type TestState } from '../daemon/harness.js';
-import { E2E_WORKSPACE, MOOR_BIN } from '../helpers/paths.js';
+import { E2E_WORKSPACE, MOOR_BIN, REPO_ROOT } from '../helpers/paths.js';
 
 afterEach(cleanupAll);
 
@@ -29,13 +31,15 @@ class RecordingStdio {
   onerror?: (error: Error) => void;
   #child: ChildProcessWithoutNullStreams | undefined;
   readonly #env: Record<string, string>;
+  readonly #bin: string;
 
-  constructor(env: Record<string, string>) {
+  constructor(env: Record<string, string>, bin = MOOR_BIN) {
     this.#env = env;
+    this.#bin = bin;
   }
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [MOOR_BIN, 'stdio', '--workspace', E2E_WORKSPACE], {
+    const child = spawn(process.execPath, [this.#bin, 'stdio', '--workspace', E2E_WORKSPACE], {
       stdio: 'pipe',
       env: this.#env,
     });
@@ -69,12 +73,16 @@ const MODES = ['legacy', 'auto', 'modern'] as const;
 type Mode = (typeof MODES)[number];
 
 /** Connects (the handshake, when the mode has one), then lists tools and templates. */
-async function firstAnswers(state: TestState, mode: Mode): Promise<{ client: Client; io: RecordingStdio }> {
+async function firstAnswers(
+  state: TestState,
+  mode: Mode,
+  bin = MOOR_BIN,
+): Promise<{ client: Client; io: RecordingStdio }> {
   const client = new Client(
     { name: 'moor-e2e', version: '1.0.0' },
     { versionNegotiation: { mode: mode === 'modern' ? { pin: '2026-07-28' } : mode } },
   );
-  const io = new RecordingStdio(state.env);
+  const io = new RecordingStdio(state.env, bin);
   await client.connect(io as never);
   await client.listTools();
   await client.listResourceTemplates();
@@ -134,4 +142,57 @@ describe('moor stdio with no daemon: primed first answers', () => {
       await client.close();
     });
   }
+});
+
+/** A copy of this build where `npm install` of its package would put it: another path, every file one old time. */
+function installedCopy(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'moor-installed-'));
+  copies.push(dir);
+  fs.cpSync(path.join(REPO_ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  fs.copyFileSync(path.join(REPO_ROOT, 'package.json'), path.join(dir, 'package.json'));
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  // npm writes a package's files with one fixed time (1985-10-26 08:15 UTC).
+  const packed = new Date('1985-10-26T08:15:00Z');
+  const touch = (p: string): void => {
+    if (fs.statSync(p).isDirectory()) for (const name of fs.readdirSync(p)) touch(path.join(p, name));
+    fs.utimesSync(p, packed, packed);
+  };
+  touch(path.join(dir, 'dist'));
+  return dir;
+}
+
+const copies: string[] = [];
+afterAll(() => {
+  for (const dir of copies) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A store that starts like SQLite and is none: the daemon a proxy starts refuses it. */
+function corruptStore(state: TestState): void {
+  fs.writeFileSync(
+    paths(state).database,
+    Buffer.concat([Buffer.from('SQLite format 3\0', 'latin1'), Buffer.alloc(4080, 0x5a)]),
+  );
+}
+
+describe('an installed copy (another path, other file times): primed while its daemon bundle is the one recorded', () => {
+  it('answers the first requests from the answers the build recorded, the same bytes', async () => {
+    const expected = await reference('legacy');
+    const bin = path.join(installedCopy(), 'dist/cli/main.js');
+    const state = makeState();
+    corruptStore(state);
+    const { client, io } = await firstAnswers(state, 'legacy', bin);
+    expect(firstThree(io)).toEqual(expected);
+    await client.close();
+  });
+
+  it('waits for the daemon when one byte of that bundle differs', async () => {
+    const copy = installedCopy();
+    fs.appendFileSync(path.join(copy, 'dist/bundle/daemon.js'), '\n// changed\n');
+    const state = makeState();
+    corruptStore(state);
+    // Nothing primed: the first request waits for the daemon, which refuses to start.
+    await expect(firstAnswers(state, 'legacy', path.join(copy, 'dist/cli/main.js'))).rejects.toThrow(
+      /daemon refuses to start/,
+    );
+  });
 });
