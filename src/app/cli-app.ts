@@ -1,7 +1,8 @@
 /**
  * What the CLI's one-shot `moor decisions …` commands need from the app, as
- * one entry: `npm run build` bundles it into dist/bundle/cli-app.js, which
- * loads as one file instead of ~90 modules (bundle-loader.ts).
+ * one entry the commands import dynamically: in dist/bundle/cli-decisions.cjs
+ * (scripts/bundle.mjs) that import is a part of the same file, run only when
+ * a command answers locally.
  */
 
 export { changeSummary } from './commands/change-summary.js';

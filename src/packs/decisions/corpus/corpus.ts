@@ -33,10 +33,8 @@ export interface LoadOptions {
   /** Watch folders and re-read changed files as they change (long-lived processes). */
   readonly watch?: boolean | undefined;
   /**
-   * Prepare part of a cold load on a worker thread: only when true (and the
-   * compiled worker exists). Off by default: on the two shared vCPUs it was
-   * measured on, the split cost ~600 ms more CPU than it saved in time and
-   * the process held 18-45 MiB more after the load (ADR 0028).
+   * Prepare part of a cold load on a worker thread, only when true: measured on
+   * two shared vCPUs it saved no time and cost CPU and 18-45 MiB (ADR 0028).
    */
   readonly parallel?: boolean | undefined;
   /**
@@ -119,9 +117,9 @@ export class Corpus implements DecisionCorpus {
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
-    const parsedCache =
+    this.parsedCache =
       options.parsedCache === undefined ? undefined : new ParsedRecordCache(options.parsedCache, dir);
-    this.parsedCache = parsedCache;
+    const parsedCache = this.parsedCache;
     this.store = new RecordStore(
       root,
       dir,

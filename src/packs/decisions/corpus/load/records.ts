@@ -17,7 +17,7 @@ import { Fingerprint } from './fingerprint.js';
 import { LazyDecision } from './lazy-decision.js';
 import type { ParsedRecordCache } from './parsed-cache.js';
 import type { PreparedBatch } from './prepare.js';
-import { attachMemo, type RecordMemo } from './record-memo.js';
+import { attachMemo } from './record-memo.js';
 import type { PostingsCache } from './search-cache.js';
 
 export interface FileRecord {
@@ -193,13 +193,14 @@ export class RecordStore {
 
   /** A new file the last run parsed as it is now: its record from the cache, its body left on disk. */
   private applyCached(e: ScanEntry & { kind: 'file' }, rel: string): boolean {
+    const cache = this.parsedCache;
     const stamp = statStamp(e.readPath);
-    if (stamp === null) return false;
-    const hit = this.parsedCache?.lookup(e.corpusPath, stamp, rel, this.navTitles.get(e.corpusPath));
+    if (cache === undefined || stamp === null) return false;
+    const hit = cache.lookup(e.corpusPath, stamp, rel, this.navTitles.get(e.corpusPath));
     if (hit === undefined) return false;
     const decision =
       hit.decision === null ? null : new LazyDecision(hit.decision, this.bodies, e.readPath, stamp);
-    if (decision !== null) attachMemo(decision, this.parsedCache?.memo(e.corpusPath) as RecordMemo);
+    if (decision !== null) attachMemo(decision, cache.memo(e.corpusPath));
     const record = { stamp, decision, problems: hit.problems };
     // The body the index reads is the one the file holds (its stamp unchanged): read when indexed.
     this.set(
