@@ -6,13 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
 import { type RecordMarks, storedLine, storedMarks, storeLine, storeMarks } from './check-memo.js';
 import type { DecisionCorpus as Corpus } from './corpus/corpus-view.js';
 import { type RecordMemo, recordMemo } from './corpus/load/record-memo.js';
 import { LoggedDecision } from './corpus/logs/logged-decision.js';
 import type { Decision } from './corpus/model.js';
 import { supersededWithoutSuccessor } from './corpus/resolve/relation-view.js';
+import { GlobBuckets } from './glob-buckets.js';
 import { brokenLinks, repositoryLinks } from './record-links.js';
 import { reviewDateOf, todayUtc } from './record-review.js';
 
@@ -280,7 +280,8 @@ export async function checkWorkspace(
   // Literal paths (and `dir/**`) name a file or a folder, hidden ones included: alive when it exists.
   // Real globs are tested against the walked tree.
   const dead = new Set<string>();
-  const globTests = new Map<string, (file: string) => boolean>();
+  const patterns = new Map<string, string>();
+  const exists = new ExistsInside(root);
   for (const glob of owners.keys()) {
     const p = glob.endsWith('/') ? glob.slice(0, -1) : glob;
     const literal = !GLOB_CHARS.test(p)
@@ -289,14 +290,14 @@ export async function checkWorkspace(
         ? p.slice(0, -3)
         : undefined;
     if (literal !== undefined) {
-      if (!existsInside(root, literal)) dead.add(glob);
-    } else globTests.set(glob, picomatch(p, { dot: true }));
+      if (!exists.has(literal)) dead.add(glob);
+    } else patterns.set(glob, p);
   }
   const walked = { files: 0, folders: 0 };
-  const unmatched = new Set(globTests.keys());
-  const stack: string[] = unmatched.size > 0 ? [''] : [];
+  const globs = new GlobBuckets(patterns);
+  const stack: string[] = globs.unmatchedCount > 0 ? [''] : [];
   let sinceYield = 0;
-  while (stack.length > 0 && unmatched.size > 0) {
+  while (stack.length > 0 && globs.unmatchedCount > 0) {
     options.signal?.throwIfAborted();
     const rel = stack.pop() as string;
     let entries: fs.Dirent[];
@@ -314,7 +315,7 @@ export async function checkWorkspace(
         if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
         stack.push(child);
       } else walked.files += 1; // files and symlinks count as paths; a symlink is never followed
-      testAll(unmatched, globTests, child);
+      globs.test(rel, child);
       if (++sinceYield >= PROGRESS_EVERY) {
         sinceYield = 0;
         await options.onProgress?.({ ...walked });
@@ -325,7 +326,7 @@ export async function checkWorkspace(
   }
   options.signal?.throwIfAborted();
   await options.onProgress?.({ ...walked });
-  for (const glob of unmatched) dead.add(glob);
+  for (const glob of globs.unmatched()) dead.add(glob);
   const drafts = [...base];
   for (const glob of dead) {
     for (const where of owners.get(glob) ?? []) {
@@ -346,16 +347,38 @@ export async function checkWorkspace(
   };
 }
 
-function testAll(unmatched: Set<string>, tests: Map<string, (file: string) => boolean>, file: string): void {
-  for (const glob of unmatched) {
-    if ((tests.get(glob) as (file: string) => boolean)(file)) unmatched.delete(glob);
+/**
+ * Whether workspace-relative paths exist, without leaving the workspace or
+ * following a final symlink. Each folder on the way is looked up once per
+ * check: the many paths declared under a folder the workspace lacks cost one
+ * lookup together.
+ */
+class ExistsInside {
+  /** Absolute folders strictly inside the root, as found. */
+  private readonly folders = new Map<string, boolean>();
+  constructor(private readonly root: string) {}
+
+  has(rel: string): boolean {
+    const abs = path.resolve(this.root, rel);
+    if (abs === this.root) return lstatOk(abs);
+    if (!abs.startsWith(`${this.root}${path.sep}`)) return false;
+    const parent = path.dirname(abs);
+    return (parent === this.root || this.folderExists(parent)) && lstatOk(abs);
+  }
+
+  /** `abs` is strictly inside the root, so the walk up ends there. */
+  private folderExists(abs: string): boolean {
+    let ok = this.folders.get(abs);
+    if (ok === undefined) {
+      const parent = path.dirname(abs);
+      ok = (parent === this.root || this.folderExists(parent)) && lstatOk(abs);
+      this.folders.set(abs, ok);
+    }
+    return ok;
   }
 }
 
-/** Whether a workspace-relative path exists, without leaving the workspace or following a final symlink. */
-function existsInside(root: string, rel: string): boolean {
-  const abs = path.resolve(root, rel);
-  if (abs !== root && !abs.startsWith(`${root}${path.sep}`)) return false;
+function lstatOk(abs: string): boolean {
   try {
     fs.lstatSync(abs);
     return true;
