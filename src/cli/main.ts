@@ -49,12 +49,14 @@ function isDaemonRun(): boolean {
  */
 async function cliLoader(): Promise<typeof import('../app/bundle-loader.js')> {
   try {
-    const bundled = (await import(
-      new URL('../bundle/cli-loader.cjs', import.meta.url).href
-    )) as typeof import('../app/bundle-loader.js');
+    // By require, not import: an import would have Node's ES loader resolve it and lex it for exports.
+    const { createRequire } = await import('node:module');
+    const bundled = createRequire(import.meta.url)(
+      '../bundle/cli-loader.cjs',
+    ) as typeof import('../app/bundle-loader.js');
     if (bundled.loaderIsFresh()) return bundled;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
   }
   return import('../app/bundle-loader.js');
 }

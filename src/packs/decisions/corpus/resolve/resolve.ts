@@ -125,18 +125,20 @@ export class RefIndex {
   }
 
   private resolvePath(text: string, fromCorpusPath: string | undefined): ResolveResult | null {
-    const clean = text.replace(/^\/+/, '');
-    const tries: string[] = [];
+    // Tried in order, each built only when the one before missed (a sibling link, the usual case, hits first);
+    // posix.join normalizes what it joins.
     if (fromCorpusPath !== undefined && !text.startsWith('/')) {
-      tries.push(path.posix.normalize(path.posix.join(path.posix.dirname(fromCorpusPath), text)));
+      const sibling = this.byPathOf(path.posix.join(path.posix.dirname(fromCorpusPath), text));
+      if (sibling !== null) return sibling;
     }
-    tries.push(path.posix.normalize(clean));
-    if (this.corpusPrefix !== '') tries.push(path.posix.normalize(path.posix.join(this.corpusPrefix, clean)));
-    for (const t of tries) {
-      const hit = outcome(this.byPath.get(stripMarkdownExt(t)));
-      if (hit !== null) return hit;
-    }
-    return null;
+    const clean = text.replace(/^\/+/, '');
+    const rooted = this.byPathOf(path.posix.normalize(clean));
+    if (rooted !== null || this.corpusPrefix === '') return rooted;
+    return this.byPathOf(path.posix.join(this.corpusPrefix, clean));
+  }
+
+  private byPathOf(normalized: string): ResolveResult | null {
+    return outcome(this.byPath.get(stripMarkdownExt(normalized)));
   }
 
   /**
