@@ -6,9 +6,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { MoorError } from '../../../errors.js';
 import type { DecisionCorpus } from './corpus-view.js';
-import { isInside, realpathOrNull, toPosix } from './find/paths.js';
+import { locateCorpus } from './find/discover.js';
+import { isInside, toPosix } from './find/paths.js';
 import { folderIndexesAbove, inspect, type ScanContext, walk } from './find/scan.js';
 import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
@@ -96,24 +96,7 @@ export class Corpus implements DecisionCorpus {
   private onChange: ((changes: CorpusChanges) => void) | undefined;
 
   constructor(options: LoadOptions) {
-    const root = realpathOrNull(options.workspaceRoot);
-    if (root === null)
-      throw new MoorError('CORPUS_NOT_FOUND', `workspace root ${options.workspaceRoot} does not exist`);
-    const dir = realpathOrNull(path.resolve(root, options.corpusDir));
-    if (dir === null)
-      throw new MoorError('CORPUS_NOT_FOUND', `decision folder ${options.corpusDir} does not exist`);
-    if (!isInside(root, dir)) {
-      throw new MoorError(
-        'PATH_OUTSIDE_WORKSPACE',
-        `decision folder ${options.corpusDir} is outside the workspace root ${root}`,
-      );
-    }
-    if (!isDirectory(dir)) {
-      throw new MoorError(
-        'CORPUS_NOT_A_DIRECTORY',
-        `decision folder ${options.corpusDir} is not a directory`,
-      );
-    }
+    const { root, dir } = locateCorpus(options.workspaceRoot, options.corpusDir);
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
@@ -385,14 +368,6 @@ function changesOf(added: readonly Decision[], removed: readonly Decision[]): Co
     changed: [...after].filter((p) => before.has(p)),
     removed: [...before].filter((p) => !after.has(p)),
   };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export function loadCorpus(options: LoadOptions): Corpus {
