@@ -11,9 +11,9 @@ const corpus = loadCorpus({ workspaceRoot: dir, corpusDir: dir, watch: true, sea
 const ms = performance.now() - started;
 await corpus.searchReady();
 const searchMs = performance.now() - started;
-// Twice: right after the build, one collection leaves the postings buffers the index merged away
-// (20-30 MiB of array buffers) counted, and a second frees them; read after one, RSS swung by that
-// much from run to run, with the old eager load as with this one.
+// Twice, as the daemon's idle collector does: right after the build, one collection leaves the
+// postings buffers the index merged away (20-30 MiB of array buffers) counted, and a second frees
+// them; read after one, RSS swung by that much from run to run, with the old eager load as well.
 globalThis.gc?.();
 globalThis.gc?.();
 const rss = process.memoryUsage().rss / 2 ** 20;
