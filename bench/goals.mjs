@@ -24,15 +24,17 @@ const FIGURES = [
   ['metrics-get', 'metrics on vs off, modern get_decision (throughput lost)', '≤ 3%'],
   ['cold-start', '`moor stdio`, no daemon → first tools/list', '≤ 400 ms'],
   ['cold-start-ratio', '`moor stdio`, no daemon → first tools/list', '≤ 2.5× node -e 0'],
-  ['load-10k-ms', 'corpus cold load, 10k records', '≤ 0.7 s'],
-  ['load-10k-rss', 'corpus cold load, 10k records, RSS', '≤ 100 MiB'],
+  ['load-10k-ms', 'corpus cold load, 10k records, serving (search index still building)', '≤ 0.7 s'],
+  ['load-10k-search-ms', 'corpus cold load, 10k records, search index complete', '(reported)'],
+  ['load-10k-rss', 'corpus cold load, 10k records, RSS with the search index complete', '≤ 100 MiB'],
 ];
 
 const measured = new Map();
 
 /**
  * Records a figure: `value` is what was measured, `shown` how to print it, `met` whether it
- * is within its goal. Unknown ids are a bench bug, so they throw.
+ * is within its goal, null for a figure only reported (no goal to meet). Unknown ids are a
+ * bench bug, so they throw.
  */
 export function reportGoal(id, shown, met) {
   if (!FIGURES.some(([known]) => known === id)) throw new Error(`bench goal ${id} is not declared`);
@@ -42,7 +44,8 @@ export function reportGoal(id, shown, met) {
 export function printGoals() {
   const rows = FIGURES.map(([id, figure, goal]) => {
     const m = measured.get(id);
-    return [figure, m ? m.shown : '(not measured in this run)', goal, m ? (m.met ? 'met' : 'NOT met') : '-'];
+    const met = m === undefined ? '-' : m.met === null ? 'reported' : m.met ? 'met' : 'NOT met';
+    return [figure, m ? m.shown : '(not measured in this run)', goal, met];
   });
   table('Goals: each figure against its goal (this run)', ['figure', 'now', 'goal', 'met'], rows);
 }

@@ -34,8 +34,8 @@ const echoPack = definePack({
   resources: [],
   open: () => ({}),
 });
-// Watched, as the daemon's corpus is.
-const decisions = createDecisionsPack({ decisionsDir: undefined, watch: true });
+// Watched and indexed in the background, as the daemon's corpus is.
+const decisions = createDecisionsPack({ decisionsDir: undefined, watch: true, searchIndex: 'background' });
 const catalog = new Catalog([erasePack(decisions), erasePack(echoPack)], SERVER_PREAMBLE);
 const workspace = new Workspace(root);
 const scope = workspace.scope(undefined);

@@ -86,7 +86,15 @@ async function composeDaemon(
   const policy = createWorkspacePolicy({ allowedRoots: options.allowedRoots });
   const writeRoots = (options.writeRoots ?? []).map((dir) => policy.check(dir, { label: '--allow-writes' }));
   const decisionsFor = (decisionsDir: string | undefined) =>
-    erasePack(createDecisionsPack({ decisionsDir, watch: true, allowWrites: writeRoots.length > 0 }));
+    erasePack(
+      createDecisionsPack({
+        decisionsDir,
+        watch: true,
+        // A workspace serves once its records are read; its search index builds meanwhile.
+        searchIndex: 'background',
+        allowWrites: writeRoots.length > 0,
+      }),
+    );
   const catalogDecisions = decisionsFor(undefined);
   const extraPacks = new Set([
     ...(options.packs ?? []),

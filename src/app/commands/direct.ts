@@ -34,7 +34,7 @@ export function serveDirect(
   packs: readonly string[] = [],
 ): { close(): Promise<void> } {
   const decisionsFor = (decisionsDir: string | undefined) =>
-    erasePack(createDecisionsPack({ decisionsDir, watch: true }));
+    erasePack(createDecisionsPack({ decisionsDir, watch: true, searchIndex: 'background' }));
   const pack = decisionsFor(undefined);
   // Rooms open only once the catalog exists (the first acquire is below it): each announces to its own room.
   let catalog: Catalog | undefined;

@@ -35,7 +35,7 @@ export async function withLocalTools<T>(
     createDecisionsPack({
       decisionsDir: resolved.decisionsDir,
       watch: false,
-      deferSearchIndex: true,
+      searchIndex: 'deferred',
       parsedCache: parsedCacheOptions(),
     }),
   );

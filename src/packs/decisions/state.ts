@@ -18,6 +18,7 @@ import {
 import type { ParsedCacheOptions } from './corpus/load/parsed-cache.js';
 import { type DecisionLog, LogSet } from './corpus/logs/log-set.js';
 import { namespacedPath } from './corpus/logs/logged-decision.js';
+import type { SearchIndexMode } from './corpus/search/search.js';
 import { decisionUriOf } from './decision-uri.js';
 
 export interface DecisionsOptions {
@@ -25,8 +26,11 @@ export interface DecisionsOptions {
   readonly decisionsDir?: string | undefined;
   /** Watch the corpus for changes (long-lived processes); one-shot CLI calls skip it. */
   readonly watch: boolean;
-  /** Index for search on the first search, not at load (one-shot CLI calls: most never search). */
-  readonly deferSearchIndex?: boolean | undefined;
+  /**
+   * When the search index is built (corpus.ts, default at load): `deferred` for
+   * one-shot CLI calls, most of which never search; `background` for a daemon.
+   */
+  readonly searchIndex?: SearchIndexMode | undefined;
   /** Reuse the last one-shot run's parses of unchanged records (the CLI's state dir; never the daemon). */
   readonly parsedCache?: ParsedCacheOptions | undefined;
   /** Serve the tools that write into the corpus (draft_decision): the daemon's `--allow-writes`. */
@@ -93,7 +97,7 @@ export function openDecisions(
       workspaceRoot: root,
       corpusDir: found.dir,
       watch: options.watch,
-      deferSearchIndex: options.deferSearchIndex,
+      searchIndex: options.searchIndex,
       parsedCache: options.parsedCache,
       ...(announcer === undefined ? {} : { onChange: (changes) => announcer.note(changes) }),
     });
@@ -146,7 +150,7 @@ function openLogs(
           workspaceRoot: root,
           corpusDir: place.dir,
           watch: options.watch,
-          deferSearchIndex: options.deferSearchIndex,
+          searchIndex: options.searchIndex,
           parsedCache: options.parsedCache,
           ...(announcer === undefined
             ? {}

@@ -28,5 +28,7 @@ export interface DecisionCorpus {
   refresh(): RefreshStats;
   onRefreshed(listener: (stats: RefreshStats) => void): () => void;
   ensureFresh(): void;
+  /** Settles when the search index is built or the corpus closed (search never waits for it: it finishes the build). */
+  searchReady(): Promise<void>;
   close(): void;
 }

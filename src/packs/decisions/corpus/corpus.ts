@@ -6,9 +6,9 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { MoorError } from '../../../errors.js';
 import type { DecisionCorpus } from './corpus-view.js';
-import { isInside, realpathOrNull, toPosix } from './find/paths.js';
+import { locateCorpus } from './find/discover.js';
+import { isInside, toPosix } from './find/paths.js';
 import { folderIndexesAbove, inspect, type ScanContext, walk } from './find/scan.js';
 import { CorpusWatcher } from './find/watch.js';
 import { coldLoad } from './load/cold-load.js';
@@ -22,7 +22,8 @@ import { DerivedState } from './resolve/derive.js';
 import { Governance, type GoverningAnswer } from './resolve/governs.js';
 import type { SuccessorChain } from './resolve/graph.js';
 import type { ResolveResult } from './resolve/resolve.js';
-import type { SearchOptions, SearchResult } from './search/search.js';
+import { IndexBuilder } from './search/index-builder.js';
+import type { SearchIndexMode, SearchOptions, SearchResult } from './search/search.js';
 
 export type { RefreshStats } from './load/records.js';
 
@@ -46,10 +47,12 @@ export interface LoadOptions {
   /** Told which records a refresh added, changed or removed (never for the first load). */
   readonly onChange?: ((changes: CorpusChanges) => void) | undefined;
   /**
-   * Build the search index on the first search instead of during the load:
-   * for one-shot commands, most of which never search.
+   * When the search index is built (default `eager`, during the load):
+   * `deferred` on the first search, for one-shot commands, most of which never
+   * search; `background` after the load returns, a slice at a time, for a
+   * daemon, which serves everything else meanwhile (search.ts).
    */
-  readonly deferSearchIndex?: boolean | undefined;
+  readonly searchIndex?: SearchIndexMode | undefined;
   /** Reuse the last one-shot run's parses of unchanged files, and keep this run's (parsed-cache.ts). */
   readonly parsedCache?: ParsedCacheOptions | undefined;
 }
@@ -94,26 +97,11 @@ export class Corpus implements DecisionCorpus {
   private readonly refreshed = new Set<(stats: RefreshStats) => void>();
   /** Set once the first load has settled: a cold load is no change. */
   private onChange: ((changes: CorpusChanges) => void) | undefined;
+  /** Building the search index after the load (the background mode), until it is built or closed. */
+  private builder: IndexBuilder | null = null;
 
   constructor(options: LoadOptions) {
-    const root = realpathOrNull(options.workspaceRoot);
-    if (root === null)
-      throw new MoorError('CORPUS_NOT_FOUND', `workspace root ${options.workspaceRoot} does not exist`);
-    const dir = realpathOrNull(path.resolve(root, options.corpusDir));
-    if (dir === null)
-      throw new MoorError('CORPUS_NOT_FOUND', `decision folder ${options.corpusDir} does not exist`);
-    if (!isInside(root, dir)) {
-      throw new MoorError(
-        'PATH_OUTSIDE_WORKSPACE',
-        `decision folder ${options.corpusDir} is outside the workspace root ${root}`,
-      );
-    }
-    if (!isDirectory(dir)) {
-      throw new MoorError(
-        'CORPUS_NOT_A_DIRECTORY',
-        `decision folder ${options.corpusDir} is not a directory`,
-      );
-    }
+    const { root, dir } = locateCorpus(options.workspaceRoot, options.corpusDir);
     this.workspaceRoot = root;
     this.corpusDir = dir;
     this.ctx = { root, corpusDir: dir };
@@ -125,7 +113,7 @@ export class Corpus implements DecisionCorpus {
       dir,
       {
         watched: options.watch === true,
-        deferSearch: options.deferSearchIndex === true,
+        searchIndex: options.searchIndex ?? 'eager',
         parsedCache,
         postingsCache:
           options.parsedCache === undefined ? undefined : new SearchPostingsCache(options.parsedCache, dir),
@@ -154,6 +142,7 @@ export class Corpus implements DecisionCorpus {
     this.governance = this.settle().governance;
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
     this.onChange = options.onChange;
+    if (options.searchIndex === 'background') this.builder = new IndexBuilder(this.store.search);
   }
 
   get decisions(): readonly Decision[] {
@@ -193,6 +182,11 @@ export class Corpus implements DecisionCorpus {
     return this.store.search.search(query, options);
   }
 
+  /** Settles when the search index is built (at once unless it builds in the background) or the corpus closed. */
+  searchReady(): Promise<void> {
+    return this.builder?.ready ?? Promise.resolve();
+  }
+
   /** Governing decisions per workspace-relative path (see Governance). At most a few hundred paths per call. */
   governing(files: readonly string[]): GoverningAnswer[] {
     return this.governance.governing(files);
@@ -229,6 +223,7 @@ export class Corpus implements DecisionCorpus {
   close(): void {
     // Memos a command added after the load (record-memo.ts) are kept for the next run.
     this.parsedCache?.save();
+    this.builder?.stop();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     if (this.recheck !== null) clearInterval(this.recheck);
@@ -385,14 +380,6 @@ function changesOf(added: readonly Decision[], removed: readonly Decision[]): Co
     changed: [...after].filter((p) => before.has(p)),
     removed: [...before].filter((p) => !after.has(p)),
   };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export function loadCorpus(options: LoadOptions): Corpus {

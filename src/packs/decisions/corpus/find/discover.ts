@@ -5,6 +5,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { MoorError } from '../../../../errors.js';
+import { isInside, realpathOrNull } from './paths.js';
 
 // The workspace-root rule is shared with the proxy, which may not load pack code.
 export {
@@ -71,4 +73,26 @@ export function findCorpusDir(root: string, explicit?: string): CorpusDirChoice 
     if (isDirectory(dir)) return { dir, source: 'convention' };
   }
   return null;
+}
+
+/**
+ * The real paths of the workspace root and of the decision folder a corpus
+ * loads (`corpusDir` relative to the root unless absolute); throws when
+ * either is missing, the folder is outside the root or not a folder.
+ */
+export function locateCorpus(workspaceRoot: string, corpusDir: string): { root: string; dir: string } {
+  const root = realpathOrNull(workspaceRoot);
+  if (root === null)
+    throw new MoorError('CORPUS_NOT_FOUND', `workspace root ${workspaceRoot} does not exist`);
+  const dir = realpathOrNull(path.resolve(root, corpusDir));
+  if (dir === null) throw new MoorError('CORPUS_NOT_FOUND', `decision folder ${corpusDir} does not exist`);
+  if (!isInside(root, dir)) {
+    throw new MoorError(
+      'PATH_OUTSIDE_WORKSPACE',
+      `decision folder ${corpusDir} is outside the workspace root ${root}`,
+    );
+  }
+  if (!isDirectory(dir))
+    throw new MoorError('CORPUS_NOT_A_DIRECTORY', `decision folder ${corpusDir} is not a directory`);
+  return { root, dir };
 }

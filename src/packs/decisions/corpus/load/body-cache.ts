@@ -25,8 +25,13 @@ export class BodyCache {
     private readonly validate: boolean,
   ) {}
 
-  /** The body of the file at `readPath`, which was indexed with `stamp`. */
-  get(readPath: string, stamp: string): string {
+  /**
+   * The body of the file at `readPath`, which was indexed with `stamp`.
+   * `keep` false: a body read from disk is not cached, nor a cached one made
+   * recent, for a pass over every record (the search index built after the
+   * load), which would otherwise evict what was asked for with what was not.
+   */
+  get(readPath: string, stamp: string, keep = true): string {
     let current = stamp;
     if (this.validate) {
       const now = statStamp(readPath);
@@ -40,6 +45,7 @@ export class BodyCache {
     const key = this.keyOf(readPath, current);
     const hit = this.entries.get(key);
     if (hit !== undefined) {
+      if (!keep) return hit;
       // Refresh recency: Map iteration order is insertion order.
       this.entries.delete(key);
       this.entries.set(key, hit);
@@ -51,7 +57,7 @@ export class BodyCache {
       return '';
     }
     const body = stripFrontMatter(normalizeText(text));
-    this.put(key, body);
+    if (keep) this.put(key, body);
     return body;
   }
 

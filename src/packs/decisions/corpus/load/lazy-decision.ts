@@ -19,7 +19,8 @@ import type {
 
 /** Where bodies come from (the corpus's body cache). */
 export interface BodySource {
-  get(readPath: string, stamp: string): string;
+  /** `keep` false: read without caching it (see BodyCache.get). */
+  get(readPath: string, stamp: string, keep?: boolean): string;
   prefix(readPath: string, stamp: string, bytes: number): { text: string; complete: boolean };
 }
 
@@ -81,6 +82,11 @@ export class LazyDecision implements Decision {
   /** The Markdown after the front matter, read from the file (through a small cache). */
   get body(): string {
     return this.#source.get(this.#readPath, this.#stamp);
+  }
+
+  /** The body as `body` reads it, left out of the cache: for indexing every record once. */
+  bodyUncached(): string {
+    return this.#source.get(this.#readPath, this.#stamp, false);
   }
 
   /** About the first `bytes` of the body (all of it when `complete`), without caching it. */

@@ -11,7 +11,7 @@ import type { Decision, Problem, SkippedFile } from '../model.js';
 import { parseDecision } from '../read/parse.js';
 import { readRecord, statStamp } from '../read/read.js';
 import { GlobIndex } from '../resolve/glob-index.js';
-import { DecisionSearch } from '../search/search.js';
+import { DecisionSearch, type SearchIndexMode } from '../search/search.js';
 import { BodyCache } from './body-cache.js';
 import { Fingerprint } from './fingerprint.js';
 import { LazyDecision } from './lazy-decision.js';
@@ -73,19 +73,19 @@ export class RecordStore {
    */
   private hashVersions: boolean;
 
-  /**
-   * `watched`: a watcher keeps records fresh, so bodies need no per-read
-   * stamp check; `deferSearch`: index for search on the first search.
-   */
   /** The parses of the last one-shot run (parsed-cache.ts), when this load may use them. */
   private readonly parsedCache: ParsedRecordCache | undefined;
 
   constructor(
     root: string,
     corpusDir: string,
+    /**
+     * `watched`: a watcher keeps records fresh, so bodies need no per-read
+     * stamp check; `searchIndex`: when the search index is built.
+     */
     options: {
       readonly watched: boolean;
-      readonly deferSearch: boolean;
+      readonly searchIndex: SearchIndexMode;
       readonly parsedCache?: ParsedRecordCache | undefined;
       /** Where a deferred search index keeps its postings between runs. */
       readonly postingsCache?: PostingsCache | undefined;
@@ -94,7 +94,7 @@ export class RecordStore {
   ) {
     this.parsedCache = options.parsedCache;
     this.hashVersions = options.parsedCache !== undefined || options.postingsCache !== undefined;
-    this.search = new DecisionSearch({ deferred: options.deferSearch, postings: options.postingsCache });
+    this.search = new DecisionSearch({ mode: options.searchIndex, postings: options.postingsCache });
     this.bodies = new BodyCache(onStale, !options.watched);
     const rel = toPosix(path.relative(root, corpusDir));
     this.relPrefix = rel === '' ? '' : `${rel}/`;

@@ -212,6 +212,10 @@ export class LogSet implements DecisionCorpus {
     for (const v of this.views) v.log.corpus.ensureFresh();
   }
 
+  async searchReady(): Promise<void> {
+    await Promise.all(this.views.map((v) => v.log.corpus.searchReady()));
+  }
+
   close(): void {
     for (const v of this.views) v.log.corpus.close();
   }

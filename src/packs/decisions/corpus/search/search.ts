@@ -44,8 +44,17 @@ const SNIPPET_PREFIX_BYTES = 4096;
 const EXPANSION_CACHE = 1024;
 const DEFAULT_LIMIT = 10;
 
-/** A document waiting to be indexed (see `deferred`). */
+/**
+ * When the index is built: `eager`, as records are read; `deferred`, when
+ * something first reads it (one-shot commands, most of which never search);
+ * `background`, a slice at a time after the load (index-builder.ts), or at
+ * once when something reads it first (a daemon: it answers meanwhile).
+ */
+export type SearchIndexMode = 'eager' | 'deferred' | 'background';
+
+/** A document waiting to be indexed (see `queueing`). */
 interface PendingDoc {
+  readonly kind: 'upsert';
   readonly decision: Decision;
   /** The body, or how to read it when the document is indexed. */
   readonly body: string | (() => string);
@@ -54,18 +63,29 @@ interface PendingDoc {
   readonly version: string | undefined;
 }
 
+/** A change waiting for the index, replayed in the order it was made. */
+type PendingOp =
+  | PendingDoc
+  | { readonly kind: 'remove'; readonly path: string }
+  | { readonly kind: 'commit' };
+
+const COMMIT: PendingOp = { kind: 'commit' };
+
 export class DecisionSearch {
+  private readonly mode: SearchIndexMode;
   /**
-   * Deferred: upserts and commits are queued and replayed, in order, before
-   * anything else touches the index, so the index ends up exactly as if they
-   * had run at once. A one-shot command that never searches (show, context,
-   * check) never tokenizes the corpus.
+   * Changes are queued and replayed, in order, before anything else touches
+   * the index, so the index ends up exactly as if they had run at once. Always
+   * when deferred: a one-shot command that never searches (show, context,
+   * check) never tokenizes the corpus. In the background mode until the queue
+   * first runs dry; from then on each change is indexed as it comes.
    */
-  private readonly deferred: boolean;
+  private queueing: boolean;
   /** Where a deferred bulk index is kept between runs (one-shot commands), if anywhere. */
   private readonly postings: PostingsCache | undefined;
-  private pending: PendingDoc[] = [];
-  private commitPending = false;
+  /** Queued changes; those before `head` are done (and cleared, so they hold nothing). */
+  private pending: (PendingOp | null)[] = [];
+  private head = 0;
   private readonly dict = new TermDict();
   private readonly index: SearchIndex;
   private readonly expander: TermExpander;
@@ -77,9 +97,12 @@ export class DecisionSearch {
   private hitCounts = new Uint8Array(0);
   private touched = new Int32Array(0);
 
-  constructor(options: { readonly deferred?: boolean; readonly postings?: PostingsCache | undefined } = {}) {
-    this.deferred = options.deferred === true;
-    this.postings = this.deferred ? options.postings : undefined;
+  constructor(
+    options: { readonly mode?: SearchIndexMode; readonly postings?: PostingsCache | undefined } = {},
+  ) {
+    this.mode = options.mode ?? 'eager';
+    this.queueing = this.mode !== 'eager';
+    this.postings = this.mode === 'deferred' ? options.postings : undefined;
     this.index = new SearchIndex(this.dict);
     this.expander = new TermExpander(this.dict);
     this.index.onRemap = (remap) => this.remap(remap);
@@ -91,16 +114,24 @@ export class DecisionSearch {
    * starts, after the title line; `version`, a hash of the record's text.
    */
   upsert(d: Decision, body: string | (() => string), from: number, version?: string): void {
-    if (this.deferred) {
-      if (this.commitPending) this.flush();
-      this.pending.push({ decision: d, body, from, version });
+    if (!this.queueing) {
+      this.indexNow(d, typeof body === 'string' ? body : body(), from);
       return;
     }
-    this.indexNow(d, typeof body === 'string' ? body : body(), from);
+    // One-shot: a batch after the load's replays the load's first, so a postings cache names it alone.
+    if (this.mode === 'deferred' && this.pending[this.pending.length - 1] === COMMIT) this.flush();
+    // Queued for the background: 10,000 bodies would hold the corpus's whole text until indexed.
+    const later = this.mode === 'background' && d instanceof LazyDecision ? rereadBody(d) : body;
+    this.pending.push({ kind: 'upsert', decision: d, body: later, from, version });
+  }
+
+  /** Whether changes are waiting for the index. */
+  get building(): boolean {
+    return this.head < this.pending.length;
   }
 
   private indexNow(d: Decision, body: string, from: number): void {
-    this.remove(d.path);
+    this.removeNow(d.path);
     const slot = this.index.add({ title: d.title, body, from });
     this.docs[slot] = d;
     this.slotOf.set(d.path, slot);
@@ -122,7 +153,15 @@ export class DecisionSearch {
   }
 
   remove(path: string): void {
+    if (this.queueing && this.mode === 'background') {
+      this.pending.push({ kind: 'remove', path });
+      return;
+    }
     this.flush();
+    this.removeNow(path);
+  }
+
+  private removeNow(path: string): void {
     const slot = this.slotOf.get(path);
     if (slot === undefined) return;
     this.index.remove(slot);
@@ -137,11 +176,8 @@ export class DecisionSearch {
 
   /** Call after a batch of upserts/removals. */
   commit(): void {
-    if (this.deferred && this.pending.length > 0) {
-      this.commitPending = true;
-      return;
-    }
-    this.commitNow();
+    if (!this.building) this.commitNow();
+    else if (this.pending[this.pending.length - 1] !== COMMIT) this.pending.push(COMMIT);
   }
 
   private commitNow(): void {
@@ -150,35 +186,64 @@ export class DecisionSearch {
     this.expansions.clear();
   }
 
-  /** Replays the queued upserts and commit (deferred mode); a no-op when nothing waits. */
+  /**
+   * Index queued changes from the front until `deadline` (performance.now()),
+   * at least one; true while some are left. The background build's slice.
+   */
+  step(deadline: number): boolean {
+    while (this.building) {
+      const op = this.pending[this.head] as PendingOp;
+      this.pending[this.head++] = null;
+      this.apply(op);
+      if (performance.now() >= deadline) break;
+    }
+    if (this.building) return true;
+    this.drained();
+    return false;
+  }
+
+  /** Replays the queued changes; a no-op when nothing waits. */
   private flush(): void {
-    if (this.pending.length === 0 && !this.commitPending) return;
-    const queue = this.pending;
-    const commit = this.commitPending;
-    this.pending = [];
-    this.commitPending = false;
+    if (!this.building) return;
+    const queue = this.pending.slice(this.head) as PendingOp[];
+    this.drained();
     const signature = this.bulkSignature(queue);
     const stored = signature === undefined ? undefined : this.postings?.read(signature);
+    const docs = queue.filter((p) => p.kind === 'upsert');
     // Slots in queue order, as when they were indexed: the stored index is the one they built.
-    if (stored !== undefined && stored.docLens.length === queue.length && this.index.restore(stored)) {
-      for (const [slot, p] of queue.entries()) {
+    if (stored !== undefined && stored.docLens.length === docs.length && this.index.restore(stored)) {
+      for (const [slot, p] of docs.entries()) {
         this.docs[slot] = p.decision;
         this.slotOf.set(p.decision.path, slot);
       }
       this.commitNow();
       return;
     }
-    for (const p of queue) this.indexNow(p.decision, typeof p.body === 'string' ? p.body : p.body(), p.from);
-    if (commit) this.commitNow();
+    for (const p of queue) this.apply(p);
     const snapshot = signature === undefined ? undefined : this.index.snapshot();
     if (signature !== undefined && snapshot !== undefined) this.postings?.write(signature, snapshot);
   }
 
+  private apply(op: PendingOp): void {
+    if (op.kind === 'upsert')
+      this.indexNow(op.decision, typeof op.body === 'string' ? op.body : op.body(), op.from);
+    else if (op.kind === 'remove') this.removeNow(op.path);
+    else this.commitNow();
+  }
+
+  /** The queue ran dry: a background build is complete, and later changes are indexed as they come. */
+  private drained(): void {
+    this.pending = [];
+    this.head = 0;
+    if (this.mode === 'background') this.queueing = false;
+  }
+
   /**
    * The signature of a bulk index a postings cache may hold: only for the
-   * first documents of an empty index, each a distinct record with a version.
+   * first documents of an empty index, each a distinct record with a version,
+   * and then at most a commit.
    */
-  private bulkSignature(queue: readonly PendingDoc[]): string | undefined {
+  private bulkSignature(queue: readonly PendingOp[]): string | undefined {
     if (
       this.postings === undefined ||
       queue.length === 0 ||
@@ -188,8 +253,9 @@ export class DecisionSearch {
       return undefined;
     const docs = [];
     const paths = new Set<string>();
-    for (const p of queue) {
-      if (p.version === undefined || paths.has(p.decision.path)) return undefined;
+    for (const [i, p] of queue.entries()) {
+      if (p.kind === 'commit' && i === queue.length - 1) break;
+      if (p.kind !== 'upsert' || p.version === undefined || paths.has(p.decision.path)) return undefined;
       paths.add(p.decision.path);
       docs.push({ path: p.decision.path, version: p.version, title: p.decision.title, from: p.from });
     }
@@ -324,4 +390,9 @@ export class DecisionSearch {
     }
     this.docs = docs;
   }
+}
+
+/** How a queued document's body is read when it is indexed: from its file, not kept in the body cache. */
+function rereadBody(d: LazyDecision): () => string {
+  return () => d.bodyUncached();
 }

@@ -50,7 +50,7 @@ function setup() {
     const corpus = loadCorpus({
       workspaceRoot: mixed.root,
       corpusDir: mixed.corpus,
-      deferSearchIndex: true,
+      searchIndex: 'deferred',
       parsedCache: parsedCache ?? undefined,
     });
     cleanups.push(() => corpus.close());

@@ -1,5 +1,5 @@
 /**
- * A corpus loaded with deferSearchIndex indexes on its first search; its
+ * A corpus loaded with searchIndex 'deferred' indexes on its first search; its
  * answers must be exactly those of a corpus indexed during the load, before
  * and after edits.
  */
@@ -43,7 +43,7 @@ describe('deferred search index', () => {
       const root = path.join(FIXTURES, name);
       const corpusDir = name === 'mixed' ? 'docs/decisions' : root;
       const eager = loadCorpus({ workspaceRoot: root, corpusDir });
-      const deferred = loadCorpus({ workspaceRoot: root, corpusDir, deferSearchIndex: true });
+      const deferred = loadCorpus({ workspaceRoot: root, corpusDir, searchIndex: 'deferred' });
       expect(answers(deferred)).toEqual(answers(eager));
     }
   });
@@ -52,7 +52,7 @@ describe('deferred search index', () => {
     const { root, corpus: dir, cleanup } = copyMixed();
     cleanups.push(cleanup);
     const eager = loadCorpus({ workspaceRoot: root, corpusDir: dir });
-    const deferred = loadCorpus({ workspaceRoot: root, corpusDir: dir, deferSearchIndex: true });
+    const deferred = loadCorpus({ workspaceRoot: root, corpusDir: dir, searchIndex: 'deferred' });
     const record = (title: string) =>
       `# 90. ${title}\n\nDate: 2024-01-01\n\n## Status\n\nAccepted\n\n## Context\n\nWe cache storage in kubernetes.\n`;
     writeFileSync(path.join(dir, '0090-new.md'), record('Cache storage on Kubernetes'));
@@ -70,7 +70,7 @@ describe('deferred search index', () => {
   });
 
   it('queues upserts until something reads the index', () => {
-    const search = new DecisionSearch({ deferred: true });
+    const search = new DecisionSearch({ mode: 'deferred' });
     const eager = new DecisionSearch();
     const body = '# Use PostgreSQL\n\nWe store rows in PostgreSQL.\n';
     const decision = { path: 'docs/0001-a.md', title: 'Use PostgreSQL', status: 'accepted', body } as never;
@@ -78,9 +78,9 @@ describe('deferred search index', () => {
       s.upsert(decision, body, body.indexOf('\n') + 1);
       s.commit();
     }
-    expect((search as unknown as { pending: unknown[] }).pending).toHaveLength(1);
+    expect(search.building).toBe(true);
     expect(search.search('postgresql').total).toBe(1);
-    expect((search as unknown as { pending: unknown[] }).pending).toHaveLength(0);
+    expect(search.building).toBe(false);
     expect(search.search('postgresql').hits[0]?.score).toBe(eager.search('postgresql').hits[0]?.score);
   });
 });
