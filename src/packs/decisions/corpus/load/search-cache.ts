@@ -18,7 +18,9 @@
  * build, corpus folder, signature, section sizes, a 64-bit checksum of the sections,
  * the dictionary's terms), padding to 4 bytes, then each term's first
  * posting (int32) and first byte (int32), each document's weighted length
- * (float32), the delta-encoded document ids and the term frequencies (uint8).
+ * (float32), the dictionary's hashes and lengths (3 int32 per term) and hash
+ * table (int32 slots), the delta-encoded document ids and the term
+ * frequencies (uint8). The 4-byte sections come first, so each is aligned.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +29,7 @@ import type { IndexSnapshot } from '../search/search-index.js';
 import { asciiJson, decodeText } from './ascii-json.js';
 import type { ParsedCacheOptions } from './parsed-cache.js';
 
-const FORMAT = 3;
+const FORMAT = 4;
 
 /** What DecisionSearch asks of a postings cache (its deferred bulk index). */
 export interface PostingsCache {
@@ -59,6 +61,7 @@ interface Header {
   readonly docs: number;
   readonly bytes: number;
   readonly postings: number;
+  readonly tableSize: number;
   readonly checksum: string;
   readonly dictTerms: readonly string[];
 }
@@ -66,7 +69,7 @@ interface Header {
 type Section = Int32Array<ArrayBuffer> | Float32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
 
 function sectionsOf(s: IndexSnapshot): Section[] {
-  return [s.starts, s.byteStarts, s.docLens, s.bytes, s.tfs];
+  return [s.starts, s.byteStarts, s.docLens, s.dictMeta, s.dictTable, s.bytes, s.tfs];
 }
 
 function checksum(sections: readonly Section[]): string {
@@ -113,6 +116,7 @@ export class SearchPostingsCache implements PostingsCache {
       docs: snapshot.docLens.length,
       bytes: snapshot.bytes.length,
       postings: snapshot.tfs.length,
+      tableSize: snapshot.dictTable.length,
       checksum: checksum(sections),
       dictTerms: snapshot.dictTerms,
     };
@@ -167,15 +171,17 @@ function decode(
     !isCount(h.docs) ||
     !isCount(h.bytes) ||
     !isCount(h.postings) ||
+    !isCount(h.tableSize) ||
     typeof h.checksum !== 'string' ||
     !Array.isArray(h.dictTerms) ||
     h.dictTerms.length !== h.terms ||
     !h.dictTerms.every((t) => typeof t === 'string')
   )
     return undefined;
-  const { terms, docs } = h;
+  const { terms, docs, tableSize } = h;
   let at = align4(4 + headerLength);
-  if (bytes.length !== at + (2 * (terms + 1) + docs) * 4 + h.bytes + h.postings) return undefined;
+  const words = 2 * (terms + 1) + docs + 3 * terms + tableSize;
+  if (bytes.length !== at + words * 4 + h.bytes + h.postings) return undefined;
   // Copied out: typed arrays need aligned memory of their own, and the index keeps them.
   const take = (byteLength: number): ArrayBuffer => {
     const copy = new Uint8Array(bytes.subarray(at, at + byteLength)).buffer;
@@ -187,6 +193,8 @@ function decode(
     starts: new Int32Array(take((terms + 1) * 4)),
     byteStarts: new Int32Array(take((terms + 1) * 4)),
     docLens: new Float32Array(take(docs * 4)),
+    dictMeta: new Int32Array(take(terms * 3 * 4)),
+    dictTable: new Int32Array(take(tableSize * 4)),
     bytes: new Uint8Array(take(h.bytes)),
     tfs: new Uint8Array(take(h.postings)),
   };

@@ -41,6 +41,9 @@ export interface ExportedLog {
  */
 export interface IndexSnapshot {
   readonly dictTerms: readonly string[];
+  /** The dictionary's hashes and slots (TermDict.tables), so a restore does not hash every term again. */
+  readonly dictMeta: Int32Array<ArrayBuffer>;
+  readonly dictTable: Int32Array<ArrayBuffer>;
   readonly starts: Int32Array<ArrayBuffer>;
   readonly byteStarts: Int32Array<ArrayBuffer>;
   readonly bytes: Uint8Array<ArrayBuffer>;
@@ -182,8 +185,11 @@ export class SearchIndex {
   snapshot(): IndexSnapshot | undefined {
     if (this.log.length > 0 || this.log.docs > 0 || this.epoch !== 0 || this.dead > 0) return undefined;
     const block = this.block;
+    const { meta, table } = this.dict.tables();
     return {
       dictTerms: this.dict.terms.slice(),
+      dictMeta: meta,
+      dictTable: table,
       starts: Int32Array.from(block.starts),
       byteStarts: Int32Array.from(block.byteStarts),
       bytes: Uint8Array.from(block.bytes),
@@ -195,11 +201,11 @@ export class SearchIndex {
   /**
    * Become the index a snapshot was taken of; only an empty index with an
    * empty dictionary can, so term ids and slots are the snapshot's own.
-   * False, and still empty, when the snapshot's dictionary repeats a term.
+   * False, and still empty, when the snapshot's dictionary tables do not fit its terms.
    */
   restore(s: IndexSnapshot): boolean {
     if (this.slots !== 0 || this.dict.size !== 0) throw new Error('restore needs an empty index');
-    if (!this.dict.restoreTerms(s.dictTerms)) return false;
+    if (!this.dict.restore(s.dictTerms, s.dictMeta, s.dictTable)) return false;
     const terms = s.dictTerms.length;
     this.block = new PostingBlock(s.starts, s.byteStarts, s.bytes, s.tfs);
     this.ensureTerms(terms);

@@ -25,7 +25,8 @@ export function hash2(s: string): number {
 }
 
 export class TermDict {
-  readonly terms: string[] = [];
+  /** Id → term. Replaced only by `restore`, on an empty dictionary. */
+  terms: string[] = [];
   /** Per id: [hash1, hash2, length], side by side so a probe touches one cache line. */
   private meta = new Int32Array(3 * 1024);
   /** Slot → id + 1; 0 is empty. */
@@ -66,44 +67,37 @@ export class TermDict {
     }
   }
 
+  /** The hash side of the dictionary, copied: what a stored index keeps so a restore need not hash every term. */
+  tables(): { readonly meta: Int32Array<ArrayBuffer>; readonly table: Int32Array<ArrayBuffer> } {
+    return { meta: this.meta.slice(0, 3 * this.terms.length), table: this.table.slice() };
+  }
+
   /**
-   * Fill an empty dictionary with `terms`, id i for terms[i], as a restored
-   * index needs: both hashes in one pass, the table sized once, no lookups.
-   * False (and the dictionary left empty) when two terms are the same, which
-   * a dictionary never writes: the snapshot is not one to use.
+   * Become the dictionary `tables` was taken of: id i for terms[i], with its
+   * hashes and slots as stored (hashing every term again was most of a small
+   * one-shot search's restore). False, and the dictionary left empty, when
+   * the sizes cannot be a dictionary's of these terms: a table that is no
+   * power of two or over half full, or no empty slot for a probe to stop at.
+   * Nothing here walks the tables, which would cost a one-shot run about
+   * what hashing did: stored values that are wrong (ids out of range or
+   * repeated, hashes that are not the term's) can only make a lookup miss,
+   * since `find` returns an id only when its stored hashes and length match
+   * and there are none past the last term; the cache's checksum is what
+   * keeps damage out.
    */
-  restoreTerms(terms: readonly string[]): boolean {
-    if (this.terms.length !== 0) throw new Error('restoreTerms needs an empty dictionary');
-    let size = this.table.length;
-    while (terms.length * 2 > size) size *= 2;
-    const table = new Int32Array(size);
-    const mask = size - 1;
-    const meta = new Int32Array(Math.max(3 * 1024, 3 * terms.length));
-    for (let id = 0; id < terms.length; id++) {
-      const term = terms[id] as string;
-      let a = FNV_OFFSET;
-      let b = 0;
-      for (let i = 0; i < term.length; i++) {
-        const c = term.charCodeAt(i);
-        a = Math.imul(a ^ c, FNV_PRIME);
-        b = (Math.imul(b, 31) + c) | 0;
-      }
-      meta[3 * id] = a;
-      meta[3 * id + 1] = b;
-      meta[3 * id + 2] = term.length;
-      let slot = a & mask;
-      for (let v = table[slot] as number; v !== 0; v = table[slot] as number) {
-        const k = 3 * (v - 1);
-        if (meta[k] === a && meta[k + 1] === b && meta[k + 2] === term.length) return false;
-        slot = (slot + 1) & mask;
-      }
-      table[slot] = id + 1;
-    }
+  restore(terms: readonly string[], meta: Int32Array<ArrayBuffer>, table: Int32Array<ArrayBuffer>): boolean {
+    if (this.terms.length !== 0) throw new Error('restore needs an empty dictionary');
+    const n = terms.length;
+    const size = table.length;
+    if (meta.length !== 3 * n || size < 4096 || (size & (size - 1)) !== 0 || 2 * n > size) return false;
+    if (table.indexOf(0) < 0) return false;
     // Parsed from a file, each term is a string of its own: nothing to detach it from.
-    for (const term of terms) this.terms.push(term);
-    this.meta = meta;
+    this.terms = terms.slice();
+    // Zeros past the last term: length 0 matches no token. Room to intern more after.
+    this.meta = new Int32Array(Math.max(3 * 1024, 2 * meta.length));
+    this.meta.set(meta);
     this.table = table;
-    this.mask = mask;
+    this.mask = size - 1;
     return true;
   }
 

@@ -115,6 +115,7 @@ describe('the search postings cache', () => {
       ['another folder', withHeader({ corpusDir: '/somewhere/else' })],
       ['another format', withHeader({ format: 1 })],
       ['a dictionary of the wrong size', withHeader({ dictTerms: header.dictTerms.slice(1) })],
+      ['a hash table of another size', withHeader({ tableSize: header.tableSize * 2 })],
       ['garbage', Buffer.from('\u0000\u0001 not a cache')],
       ['empty', Buffer.alloc(0)],
       ['a header past the end', Buffer.from([0xff, 0xff, 0xff, 0x7f, 1, 2, 3])],
