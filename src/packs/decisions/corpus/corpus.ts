@@ -184,7 +184,7 @@ export class Corpus implements DecisionCorpus {
 
   /** Settles when the search index is built (at once unless it builds in the background) or the corpus closed. */
   searchReady(): Promise<void> {
-    return this.builder?.ready ?? Promise.resolve();
+    return this.builder?.whenReady() ?? Promise.resolve();
   }
 
   /** Governing decisions per workspace-relative path (see Governance). At most a few hundred paths per call. */

@@ -4,17 +4,27 @@
  * and a daemon can answer everything but search meanwhile. Between slices
  * other requests run; a search that comes first finishes the build itself
  * (DecisionSearch flushes what is queued), so its answer is the full index's.
+ * The build alone never keeps a process alive: one whose work is done (a
+ * `moor stdio --direct` whose client left) exits with it unfinished, as
+ * nobody can search any more; only a caller waiting for it (`whenReady`)
+ * keeps the process up until it is done.
  */
 import type { DecisionSearch } from './search.js';
 
-/** Short enough that a request waiting behind a slice hardly notices it. */
-const SLICE_MS = 8;
+/**
+ * Short enough that a request or a file event waiting behind a slice hardly
+ * notices it (an edit's announcement waits for up to two: its event, then
+ * its refresh after the debounce).
+ */
+const SLICE_MS = 4;
 
 export class IndexBuilder {
   /** Settles once nothing is queued, or once stopped. */
-  readonly ready: Promise<void>;
+  private readonly ready: Promise<void>;
   private settle: () => void = () => {};
-  private next: NodeJS.Immediate | null;
+  private next: NodeJS.Immediate | null = null;
+  /** Someone awaits the build: its slices hold the event loop. */
+  private held = false;
 
   constructor(
     private readonly search: DecisionSearch,
@@ -23,7 +33,14 @@ export class IndexBuilder {
     this.ready = new Promise((resolve) => {
       this.settle = resolve;
     });
-    this.next = setImmediate(() => this.slice());
+    this.schedule();
+  }
+
+  /** Settles once nothing is queued, or once stopped; until then the process stays up for it. */
+  whenReady(): Promise<void> {
+    this.held = true;
+    this.next?.ref();
+    return this.ready;
   }
 
   /** No more slices: the corpus is closing. What is still queued waits for a search, if any comes. */
@@ -36,7 +53,13 @@ export class IndexBuilder {
   private slice(): void {
     this.next = null;
     // setImmediate between slices: requests and file events already waiting run before the next one.
-    if (this.search.step(performance.now() + this.sliceMs)) this.next = setImmediate(() => this.slice());
+    if (this.search.step(performance.now() + this.sliceMs)) this.schedule();
     else this.settle();
+  }
+
+  private schedule(): void {
+    const next = setImmediate(() => this.slice());
+    if (!this.held) next.unref();
+    this.next = next;
   }
 }

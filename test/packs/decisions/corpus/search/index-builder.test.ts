@@ -5,8 +5,11 @@
  * its answer must be exactly an eager index's; the queue must hold no bodies;
  * and a closed corpus must build nothing more.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Corpus, loadCorpus } from '../../../../../src/packs/decisions/corpus/corpus.js';
 import type { RecordStore } from '../../../../../src/packs/decisions/corpus/load/records.js';
@@ -184,10 +187,45 @@ describe('search index built in the background', () => {
       if (search.building) setImmediate(watch);
     };
     setImmediate(watch);
-    await builder.ready;
+    await builder.whenReady();
     // Four documents and a commit, one per slice (a zero budget), with the watcher seeing each.
     expect(step).toHaveBeenCalledTimes(5);
     expect(between.filter((b) => b).length).toBeGreaterThanOrEqual(4);
     expect(search.search('later').total).toBe(4);
+  });
+});
+
+describe('a background build and the process', () => {
+  it('never keeps a process alive: one with nothing else to do exits with the build unfinished', () => {
+    // The built module in a process of its own, which has nothing to wait for once the load returns:
+    // a build holding the event loop would finish before the exit, and the exit would report it done.
+    const dist = fileURLToPath(
+      new URL('../../../../../dist/packs/decisions/corpus/corpus.js', import.meta.url),
+    );
+    // Enough text that one slice (the most an exiting process runs) cannot index all of it.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'moor-index-exit-'));
+    const words = Array.from({ length: 400 }, (_, i) => `word${i.toString(36)}`);
+    for (let n = 1; n <= 3000; n++) {
+      const body = Array.from({ length: 300 }, (_, i) => words[(n * 7 + i * 13) % words.length]).join(' ');
+      writeFileSync(
+        path.join(dir, `${String(n).padStart(4, '0')}-record-${n}.md`),
+        `# ${n}. Record ${n}\n\nStatus: accepted\n\n${body}\n`,
+      );
+    }
+    const script = `
+      const { loadCorpus } = await import(${JSON.stringify(dist)});
+      const corpus = loadCorpus({ workspaceRoot: ${JSON.stringify(dir)}, corpusDir: ${JSON.stringify(dir)}, searchIndex: 'background' });
+      const search = corpus.store.search;
+      process.on('exit', () => process.stdout.write(JSON.stringify({ building: search.building, decisions: corpus.decisions.length })));
+    `;
+    try {
+      const out = JSON.parse(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+      );
+      expect(out.decisions).toBe(3000);
+      expect(out.building).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
