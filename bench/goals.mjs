@@ -18,7 +18,11 @@ const FIGURES = [
     '≤ 1.5× node -e 0',
   ],
   ['cli-1k-daemon', 'one-shot `moor decisions …`, 1k records, a daemon running (worst)', '≤ 2× node -e 0'],
-  ['events-10k', 'file write → resources/updated at the client, 10k corpus, p50 (worse of: index building, built)', '≤ 30 ms'],
+  [
+    'events-10k',
+    'file write → resources/updated at the client, 10k corpus, p50 (worse of: index building, built)',
+    '≤ 30 ms',
+  ],
   ['http-get', 'HTTP c=32 modern tools/call get_decision, metrics on', '≥ 0.85× raw node:http'],
   ['metrics-echo', 'metrics on vs off, modern echo (throughput lost)', '≤ 3%'],
   ['metrics-get', 'metrics on vs off, modern get_decision (throughput lost)', '≤ 3%'],
