@@ -15,6 +15,7 @@ import type { FormatFields, FormatOutcome } from './format-fields.js';
 import { findRecordTitle } from './headings.js';
 import { toGlobList, toStringList } from './metadata.js';
 import { parseMarkdownRecord } from './parse-nygard.js';
+import { readSimpleFrontMatter } from './simple-front-matter.js';
 import { nextLineStart } from './text.js';
 
 const RELATION_KEYS: ReadonlyArray<readonly [string, RelationKind]> = [
@@ -112,11 +113,15 @@ function scalar(value: unknown): string {
 export function parseMadr(text: string): FormatOutcome {
   const fence = splitFrontMatter(text);
   if (fence === null) return { ok: false, reason: 'front matter opened with --- on line 1 is never closed' };
-  let data: unknown;
-  try {
-    data = load(text.slice(nextLineStart(text, 0), fence.yamlEnd), { schema: CORE_SCHEMA });
-  } catch (err) {
-    return { ok: false, reason: yamlError(err) };
+  const yaml = text.slice(nextLineStart(text, 0), fence.yamlEnd);
+  // The usual one-key-per-line form without js-yaml; anything else (and every error) through it.
+  let data: unknown = readSimpleFrontMatter(yaml);
+  if (data === undefined) {
+    try {
+      data = load(yaml, { schema: CORE_SCHEMA });
+    } catch (err) {
+      return { ok: false, reason: yamlError(err) };
+    }
   }
   if (data === null || data === undefined) data = {};
   if (typeof data !== 'object' || Array.isArray(data)) {
