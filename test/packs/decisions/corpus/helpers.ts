@@ -3,10 +3,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDecision } from '../../../../src/packs/decisions/corpus/read/parse.js';
+import type { SearchResult } from '../../../../src/packs/decisions/corpus/search/search.js';
 
 export const FIXTURES = fileURLToPath(new URL('../../../fixtures/corpora/', import.meta.url));
 export const MIXED = path.join(FIXTURES, 'mixed');
 export const MIXED_CORPUS = path.join(MIXED, 'docs/decisions');
+
+/** Queries the search equivalence tests put to two indexes: exact words, a prefix, a typo, two words, none. */
+export const SEARCH_QUERIES: readonly string[] = [
+  'postgresql',
+  'kube',
+  'kubernets',
+  'cache',
+  'postgres kafka',
+  'storage',
+  'nothing-like-this',
+];
 
 /** Parse one file of the mixed fixture corpus, as the corpus would. */
 export function parseFixture(corpusPath: string) {
@@ -30,4 +42,19 @@ export function copyMixed(): { root: string; corpus: string; cleanup: () => void
   const root = path.join(dir, 'repo');
   cpSync(MIXED, root, { recursive: true });
   return { root, corpus: path.join(root, 'docs/decisions'), cleanup };
+}
+
+/** Every query's whole answer (totals, paths, scores, snippets): what two indexes must agree on. */
+export function searchAnswers(
+  corpus: { search(q: string, o: { limit: number }): SearchResult },
+  queries: readonly string[] = SEARCH_QUERIES,
+) {
+  return queries.map((q) => {
+    const result = corpus.search(q, { limit: 50 });
+    return {
+      total: result.total,
+      matchedAll: result.matchedAll,
+      hits: result.hits.map((h) => [h.decision.path, h.score, h.snippet]),
+    };
+  });
 }

@@ -10,27 +10,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Corpus, loadCorpus } from '../../../../../src/packs/decisions/corpus/corpus.js';
 import type { ParsedCacheOptions } from '../../../../../src/packs/decisions/corpus/load/parsed-cache.js';
 import { SearchPostingsCache } from '../../../../../src/packs/decisions/corpus/load/search-cache.js';
-import { copyMixed, tempDir } from '../helpers.js';
-
-const QUERIES = [
-  'postgresql',
-  'kube',
-  'kubernets',
-  'cache',
-  'postgres kafka',
-  'storage',
-  'nothing-like-this',
-];
+import { copyMixed, searchAnswers, tempDir } from '../helpers.js';
 
 function answers(corpus: Corpus) {
-  return QUERIES.map((q) => {
-    const result = corpus.search(q, { limit: 50 });
-    return {
-      total: result.total,
-      matchedAll: result.matchedAll,
-      hits: result.hits.map((h) => [h.decision.path, h.score, h.snippet]),
-    };
-  });
+  return searchAnswers(corpus);
 }
 
 let cleanups: Array<() => void> = [];

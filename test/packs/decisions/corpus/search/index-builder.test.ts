@@ -16,22 +16,16 @@ import type { RecordStore } from '../../../../../src/packs/decisions/corpus/load
 import type { Decision } from '../../../../../src/packs/decisions/corpus/model.js';
 import { IndexBuilder } from '../../../../../src/packs/decisions/corpus/search/index-builder.js';
 import { DecisionSearch } from '../../../../../src/packs/decisions/corpus/search/search.js';
-import { copyMixed, FIXTURES } from '../helpers.js';
+import { copyMixed, FIXTURES, SEARCH_QUERIES, searchAnswers } from '../helpers.js';
 
 const QUERIES = [
-  'postgresql',
-  'kube',
-  'kubernets',
-  'cache',
-  'postgres kafka',
-  'storage',
+  ...SEARCH_QUERIES,
   'events',
   'record architecture decisions',
   'zurich',
   'déploiement',
   'terraform modules',
   'logging trace ids',
-  'nothing-like-this',
 ];
 
 const CORPORA: readonly [string, string][] = [
@@ -43,14 +37,7 @@ const CORPORA: readonly [string, string][] = [
 ];
 
 function answers(corpus: Corpus) {
-  return QUERIES.map((q) => {
-    const result = corpus.search(q, { limit: 50 });
-    return {
-      total: result.total,
-      matchedAll: result.matchedAll,
-      hits: result.hits.map((h) => [h.decision.path, h.score, h.snippet]),
-    };
-  });
+  return searchAnswers(corpus, QUERIES);
 }
 
 function storeOf(corpus: Corpus): RecordStore {

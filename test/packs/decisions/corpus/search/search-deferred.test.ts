@@ -8,27 +8,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Corpus, loadCorpus } from '../../../../../src/packs/decisions/corpus/corpus.js';
 import { DecisionSearch } from '../../../../../src/packs/decisions/corpus/search/search.js';
-import { copyMixed, FIXTURES } from '../helpers.js';
-
-const QUERIES = [
-  'postgresql',
-  'kube',
-  'kubernets',
-  'cache',
-  'postgres kafka',
-  'storage',
-  'nothing-like-this',
-];
+import { copyMixed, FIXTURES, searchAnswers } from '../helpers.js';
 
 function answers(corpus: Corpus) {
-  return QUERIES.map((q) => {
-    const result = corpus.search(q, { limit: 50 });
-    return {
-      total: result.total,
-      matchedAll: result.matchedAll,
-      hits: result.hits.map((h) => [h.decision.path, h.score, h.snippet]),
-    };
-  });
+  return searchAnswers(corpus);
 }
 
 let cleanups: Array<() => void> = [];
