@@ -85,16 +85,10 @@ async function composeDaemon(
   const testPack = process.env.MOOR_TEST_PACK === '1';
   const policy = createWorkspacePolicy({ allowedRoots: options.allowedRoots });
   const writeRoots = (options.writeRoots ?? []).map((dir) => policy.check(dir, { label: '--allow-writes' }));
+  const allowWrites = writeRoots.length > 0;
+  // A workspace serves once its records are read; its search index builds meanwhile.
   const decisionsFor = (decisionsDir: string | undefined) =>
-    erasePack(
-      createDecisionsPack({
-        decisionsDir,
-        watch: true,
-        // A workspace serves once its records are read; its search index builds meanwhile.
-        searchIndex: 'background',
-        allowWrites: writeRoots.length > 0,
-      }),
-    );
+    erasePack(createDecisionsPack({ decisionsDir, watch: true, searchIndex: 'background', allowWrites }));
   const catalogDecisions = decisionsFor(undefined);
   const extraPacks = new Set([
     ...(options.packs ?? []),
