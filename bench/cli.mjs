@@ -10,7 +10,8 @@ import path from 'node:path';
 import { reportGoal } from './goals.mjs';
 import { corpus as generated, median, percentile, ROOT, table } from './lib.mjs';
 
-const MOOR = path.join(ROOT, 'dist/cli/main.js');
+// What `moor` runs: package.json's bin, as an installed moor or npx would.
+const MOOR = path.join(ROOT, JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).bin.moor);
 
 function timeOnce(args, env) {
   const t = process.hrtime.bigint();

@@ -50,7 +50,7 @@ function listing(): Listing {
     const folders = [...folderCell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
     const base = (folders[0] ?? '').replace(/\/$/, '');
     const roots = folders.map((f) => (f.startsWith('src/') ? f : `${path.posix.dirname(base)}/${f}`));
-    for (const [, name] of filesCell.matchAll(/`([^`\s]+\.ts)`/g)) {
+    for (const [, name] of filesCell.matchAll(/`([^`\s]+\.c?ts)`/g)) {
       // A row of several folders (`pack.ts` each) names the file in each of them.
       const exists = (c: string) => fs.existsSync(path.join(REPO_ROOT, c));
       const inRow = roots.map((root) => path.posix.join(root, name as string)).filter(exists);
@@ -116,7 +116,7 @@ describe('docs/architecture.md', () => {
     const units = new Set(files.map(unitOf));
     expect([...units].filter((u) => !claims.has(`src/${u}/`) && !claims.has(u)).sort()).toEqual([]);
     const broken: string[] = [];
-    for (const file of files.filter((f) => f.endsWith('.ts'))) {
+    for (const file of files.filter((f) => /\.c?ts$/.test(f))) {
       const from = unitOf(file);
       const allowed = claims.get(from === 'errors.ts' ? from : `src/${from}/`) ?? new Set<string>();
       for (const target of importsOf(file)) {

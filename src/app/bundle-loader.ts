@@ -52,6 +52,8 @@ export function loaderIsFresh(): boolean {
  */
 export function loadCliBundle(entry: URL, name: string, use: string): unknown {
   const bundle = fileURLToPath(new URL(`../bundle/${name}.cjs`, import.meta.url));
+  // The binary (moor.cjs) may have run it already before handing the command to main.js.
+  if (loaded.has(bundle)) return loaded.get(bundle);
   try {
     if (fs.statSync(bundle).mtimeMs < fs.statSync(entry).mtimeMs) return undefined;
   } catch (error) {
@@ -60,5 +62,10 @@ export function loadCliBundle(entry: URL, name: string, use: string): unknown {
     throw error;
   }
   // A bundle that fails to run is a defect to see, not one to hide behind the unbundled modules.
-  return requireWithCodeCache(bundle, oneShotCacheDir(), use).exports;
+  const { exports } = requireWithCodeCache(bundle, oneShotCacheDir(), use);
+  loaded.set(bundle, exports);
+  return exports;
 }
+
+/** The bundles this process has run, by path: a bundle runs once, like a required module. */
+const loaded = new Map<string, unknown>();

@@ -122,7 +122,13 @@ describe('the packed tarball', () => {
     }>;
     const files = (listed[0]?.files ?? []).map((f) => f.path);
     expect(files).toEqual(
-      expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/cli/main.js']),
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'dist/cli/main.js',
+        'dist/cli/moor.cjs',
+      ]),
     );
     expect(files).toContain('dist/bundle/daemon.js');
     const outside = files.filter(
