@@ -89,15 +89,31 @@ describe('the search postings cache', () => {
       const pad = Buffer.alloc(((4 + json.length + 3) & ~3) - 4 - json.length);
       return Buffer.concat([length, json, pad, good.subarray((headerEnd + 3) & ~3)]);
     };
-    const flipped = Buffer.from(good);
-    flipped[flipped.length - 1] = (flipped[flipped.length - 1] as number) ^ 0xff;
+    const flip = (at: number) => {
+      const copy = Buffer.from(good);
+      copy[at] = (copy[at] as number) ^ 0x01;
+      return copy;
+    };
+    // One bit anywhere in the signature, the terms or the sections (20 places spread over them, the
+    // last byte too); the padding before the sections holds nothing.
+    const paddingStart = headerEnd + header.signatureBytes + header.termsBytes;
+    const sectionsStart = (paddingStart + 3) & ~3;
+    const flips = Array.from({ length: 20 }, (_, i) =>
+      Math.round(headerEnd + ((good.length - 1 - headerEnd) * i) / 19),
+    )
+      .map((at) => (at >= paddingStart && at < sectionsStart ? sectionsStart : at))
+      // The first and last byte of the terms, whatever the spread hits.
+      .concat([headerEnd + header.signatureBytes, paddingStart - 1]);
     const broken: Array<[string, Buffer]> = [
       ['truncated', good.subarray(0, good.length - 7)],
-      ['a flipped byte', flipped],
+      ...flips.map((at): [string, Buffer] => [`a flipped bit at byte ${at} of ${good.length}`, flip(at)]),
+      ['a signature running past the end', withHeader({ signatureBytes: good.length })],
+      ['a signature one byte short', withHeader({ signatureBytes: header.signatureBytes - 1 })],
       ['another build', withHeader({ build: 'another-build' })],
       ['another folder', withHeader({ corpusDir: '/somewhere/else' })],
       ['another format', withHeader({ format: 1 })],
-      ['a dictionary of the wrong size', withHeader({ dictTerms: header.dictTerms.slice(1) })],
+      ['a dictionary of the wrong size', withHeader({ terms: header.terms - 1 })],
+      ['a term list one byte short', withHeader({ termsBytes: header.termsBytes - 1 })],
       ['a hash table of another size', withHeader({ tableSize: header.tableSize * 2 })],
       ['garbage', Buffer.from('\u0000\u0001 not a cache')],
       ['empty', Buffer.alloc(0)],
