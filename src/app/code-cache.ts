@@ -57,7 +57,7 @@ function cacheKey(file: string, stat: fs.Stats): string {
 }
 
 interface CacheFile {
-  /** Which uses (CLI commands) ran with this bytecode and added what they compiled to it. */
+  /** Which uses (CLI commands) ran with this bytecode and added what they compiled to it, once a run. */
   readonly covers: readonly string[];
   readonly data: Buffer;
 }
@@ -107,11 +107,21 @@ function writeCache(cacheFile: string, key: string, covers: readonly string[], d
 }
 
 /**
+ * How many runs of each use rewrite the cache. The first run of a command
+ * usually finds the state dir's other caches empty and takes the path that
+ * fills them (tokenizing, writing); every later run takes the path that reads
+ * them, whose functions the first run never compiled. The second run adds
+ * those, so a steady run compiles nothing.
+ */
+const RECORDED_RUNS = 2;
+
+/**
  * Runs `file` (a CommonJS module) as `require` would, with its bytecode from
  * `cacheDir` when a fitting cache is there; with no `cacheDir`, compiles it
- * plainly. `use` names what this run does (a command): the first run of each
- * use rewrites the cache at exit, so it holds what every use compiled (V8's
- * cache of a script is everything compiled in it, from the cache or since).
+ * plainly. `use` names what this run does (a command): the first
+ * RECORDED_RUNS runs of each use rewrite the cache at exit, so it holds what
+ * every use compiled (V8's cache of a script is everything compiled in it,
+ * from the cache or since).
  */
 export function requireWithCodeCache(file: string, cacheDir: string | undefined, use: string): CachedRequire {
   const source = fs.readFileSync(file, 'utf8');
@@ -133,7 +143,8 @@ export function requireWithCodeCache(file: string, cacheDir: string | undefined,
         : script.cachedDataRejected
           ? 'rejected'
           : 'hit';
-  if (cacheFile !== undefined && (cache !== 'hit' || !cached?.covers.includes(use))) {
+  const recorded = cache === 'hit' ? (cached?.covers.filter((c) => c === use).length ?? 0) : 0;
+  if (cacheFile !== undefined && recorded < RECORDED_RUNS) {
     const covers = cache === 'hit' ? [...(cached?.covers ?? []), use] : [use];
     process.once('exit', () => writeCache(cacheFile, key, covers, script.createCachedData()));
   }
