@@ -23,6 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyDependencies } from './lazy-deps.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist/bundle');
@@ -44,6 +45,8 @@ const ENTRIES = [
     minify: true,
     format: 'cjs',
     external: [/^@modelcontextprotocol\//],
+    // zod and js-yaml initialized on first use (scripts/lazy-deps.mjs).
+    plugins: [lazyDependencies(root)],
   },
 ];
 
@@ -57,8 +60,9 @@ try {
 }
 
 fs.rmSync(outDir, { recursive: true, force: true });
-for (const { name, input = `dist/app/${name}.js`, minify, format, external } of ENTRIES) {
+for (const { name, input = `dist/app/${name}.js`, minify, format, external, plugins = [] } of ENTRIES) {
   const bundle = await rolldown({
+    plugins,
     input: { [name]: path.join(root, input) },
     platform: 'node',
     external: ['pino', 'better-sqlite3', 'pg', 'prom-client', /^@opentelemetry\//, /^node:/, ...external],
