@@ -3,7 +3,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { exitCodeOf } from '../errors.js';
-import { writeOut } from './stdout.js';
+import { writeErr, writeOut } from './stdout.js';
 import { visibleText } from './visible-text.js';
 
 /** One line of an answer, on stdout, control characters shown visibly. */
@@ -13,7 +13,7 @@ export function say(line: string): void {
 
 /** One line of a problem, on stderr: errors quote refs and paths, so they are made visible too. */
 export function complain(line: string): void {
-  process.stderr.write(`moor: ${visibleText(line)}\n`);
+  writeErr(`moor: ${visibleText(line)}\n`);
 }
 
 export function printToolResult(result: CallToolResult, json: boolean): void {
