@@ -107,14 +107,6 @@ export class TermExpander {
     return out;
   }
 
-  /** Every term id in [0, size) for which `keep` holds, in id order. */
-  private walkTerms(keep: (term: string) => boolean): number[] {
-    const found: number[] = [];
-    const terms = this.dict.terms;
-    for (let id = 0; id < terms.length; id++) if (keep(terms[id] as string)) found.push(id);
-    return found;
-  }
-
   private lowerBound(term: string): number {
     let lo = 0;
     let hi = this.sorted.length;
@@ -129,8 +121,15 @@ export class TermExpander {
   private prefixes(word: string, exact: number, df: (id: number) => number, walk: boolean): Expansion[] {
     const found: number[] = [];
     if (walk) {
-      for (const id of this.walkTerms((term) => term.startsWith(word)))
-        if (id !== exact && df(id) > 0) found.push(id);
+      // One plain loop, cheapest tests first: a one-shot search runs it before anything has warmed up.
+      const terms = this.dict.terms;
+      const first = word.charCodeAt(0);
+      for (let id = 0; id < terms.length; id++) {
+        const term = terms[id] as string;
+        // Longer only: the one term equal to the word is `exact`.
+        if (term.length > word.length && term.charCodeAt(0) === first && term.startsWith(word) && df(id) > 0)
+          found.push(id);
+      }
     } else {
       for (let i = this.lowerBound(word); i < this.sorted.length; i++) {
         const id = this.sorted[i] as number;
@@ -163,8 +162,12 @@ export class TermExpander {
       if (d <= max && d > 0 && df(id) > 0) found.push({ id, d });
     };
     if (walk) {
-      const near = this.walkTerms((term) => Math.abs(term.length - word.length) <= max);
-      for (const id of near) consider(id, letterMask(this.dict.term(id)));
+      const terms = this.dict.terms;
+      for (let id = 0; id < terms.length; id++) {
+        const term = terms[id] as string;
+        if (term.length >= word.length - max && term.length <= word.length + max)
+          consider(id, letterMask(term));
+      }
     } else {
       for (let len = word.length - max; len <= word.length + max; len++)
         for (const id of this.byLength[len] ?? []) consider(id, this.masks[id] as number);
