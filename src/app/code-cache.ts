@@ -8,7 +8,8 @@
  * written when the process exits, so it also holds the functions that run
  * compiled, not only the top level.
  *
- * The cache is a cache: one file per bundle path in the state dir's cache/, its
+ * The cache is a cache: one file per bundle path and use (a command) in the
+ * state dir's cache/, its
  * header naming the bundle (path, size, mtime), Node, V8 and the architecture. A
  * missing, foreign, truncated or rejected file is ignored and replaced when
  * the process exits; a failure to write is dropped. V8 checks what it is
@@ -39,14 +40,21 @@ export interface CachedRequire {
 
 /**
  * One file per installed bundle, so two installs (a global moor and a
- * project's) do not replace each other's cache on every run. The name is
+ * project's) do not replace each other's cache on every run, and per use: a
+ * command deserializes only the bytecode it runs (a search, the bytecode of
+ * every command: about 560 KB against 460, and 1.5-3 ms a run). The name is
  * FNV-1a of the path: it only has to spread, the header is what is checked,
  * and node:crypto costs a run milliseconds to load.
  */
-function cacheName(file: string): string {
+function cacheName(file: string, use: string): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < file.length; i++) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193) >>> 0;
-  return `code-${path.basename(file, path.extname(file))}-${hash.toString(16).padStart(8, '0')}.bin`;
+  const slug =
+    use
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'run';
+  return `code-${path.basename(file, path.extname(file))}-${hash.toString(16).padStart(8, '0')}-${slug}.bin`;
 }
 
 /** The key a cache file must carry: anything that changes the bytecode V8 would make. */
@@ -57,7 +65,7 @@ function cacheKey(file: string, stat: fs.Stats): string {
 }
 
 interface CacheFile {
-  /** Which uses (CLI commands) ran with this bytecode and added what they compiled to it, once a run. */
+  /** The runs of its use (a CLI command) that added what they compiled to it, one entry a run. */
   readonly covers: readonly string[];
   readonly data: Buffer;
 }
@@ -118,16 +126,16 @@ const RECORDED_RUNS = 2;
 /**
  * Runs `file` (a CommonJS module) as `require` would, with its bytecode from
  * `cacheDir` when a fitting cache is there; with no `cacheDir`, compiles it
- * plainly. `use` names what this run does (a command): the first
- * RECORDED_RUNS runs of each use rewrite the cache at exit, so it holds what
- * every use compiled (V8's cache of a script is everything compiled in it,
- * from the cache or since).
+ * plainly. `use` names what this run does (a command), whose cache file it
+ * reads: the first RECORDED_RUNS runs of each use rewrite it at exit, so it
+ * holds what that use compiled (V8's cache of a script is everything
+ * compiled in it, from the cache or since).
  */
 export function requireWithCodeCache(file: string, cacheDir: string | undefined, use: string): CachedRequire {
   const source = fs.readFileSync(file, 'utf8');
   const stat = fs.statSync(file);
   const key = cacheKey(file, stat);
-  const cacheFile = cacheDir === undefined ? undefined : path.join(cacheDir, cacheName(file));
+  const cacheFile = cacheDir === undefined ? undefined : path.join(cacheDir, cacheName(file, use));
   const cached = cacheFile === undefined ? undefined : readCache(cacheFile, key);
   const cachedData = cached?.data;
   // The same wrapper require uses, on one line so the bundle's columns stay its own.

@@ -1,8 +1,8 @@
 /**
  * requireWithCodeCache (src/app/code-cache.ts) in real processes, since the
  * cache is written when a process exits: a first run misses and writes a
- * 0600 file, the next uses it, and a run for a use the cache has not seen
- * rewrites it once; a changed bundle, a truncated file, a foreign
+ * 0600 file, the next uses it and adds to it once, and each use (a command)
+ * has a file of its own; a changed bundle, a truncated file, a foreign
  * header and bytes V8 refuses are each ignored (the module still runs, with
  * the same answers) and replaced; a cache folder that cannot be made is no
  * failure. Runs against dist (npm test builds first).
@@ -65,7 +65,7 @@ function cacheNameOf(file: string): string {
   const dir = tempDir();
   load(file, dir);
   const [name] = fs.readdirSync(dir);
-  expect(name).toMatch(/^code-bundle-[0-9a-f]{8}\.bin$/);
+  expect(name).toMatch(/^code-bundle-[0-9a-f]{8}-first\.bin$/);
   return name as string;
 }
 
@@ -92,29 +92,30 @@ describe.skipIf(!fs.existsSync(LOADER))('requireWithCodeCache', () => {
     expect(fs.readdirSync(cacheDir)).toEqual([path.basename(cacheFile)]);
   });
 
-  it('adds what each use compiled in its first two runs, then leaves the file alone', () => {
-    const { file, cacheDir, cacheFile } = setUp();
-    const header = () => {
-      const raw = fs.readFileSync(cacheFile);
+  it('keeps a file per use, each adding what its first two runs compiled, then left alone', () => {
+    const { file, cacheDir } = setUp();
+    const fileOf = (use: string) =>
+      path.join(cacheDir, cacheNameOf(file).replace(/-first\.bin$/, `-${use}.bin`));
+    const header = (use: string) => {
+      const raw = fs.readFileSync(fileOf(use));
       return JSON.parse(raw.toString('utf8', 4, 4 + raw.readUInt32LE(0))) as { covers: string[] };
     };
-    load(file, cacheDir, 'search');
-    expect(header().covers).toEqual(['search']);
+    expect(load(file, cacheDir, 'search').cache).toBe('miss');
+    expect(header('search').covers).toEqual(['search']);
     // The second run of a use (the one that finds the other caches full) adds what it compiled.
     expect(load(file, cacheDir, 'search').cache).toBe('hit');
-    expect(header().covers).toEqual(['search', 'search']);
-    const searchOnly = fs.readFileSync(cacheFile);
+    expect(header('search').covers).toEqual(['search', 'search']);
+    const search = fs.readFileSync(fileOf('search'));
     expect(load(file, cacheDir, 'search').cache).toBe('hit');
-    expect(fs.readFileSync(cacheFile).equals(searchOnly)).toBe(true);
+    expect(fs.readFileSync(fileOf('search')).equals(search)).toBe(true);
+    // Another use starts a file of its own and leaves the first as it was.
+    expect(load(file, cacheDir, 'check').cache).toBe('miss');
     expect(load(file, cacheDir, 'check').cache).toBe('hit');
-    expect(load(file, cacheDir, 'check').cache).toBe('hit');
-    expect(header().covers).toEqual(['search', 'search', 'check', 'check']);
-    const both = fs.readFileSync(cacheFile);
-    expect(both.equals(searchOnly)).toBe(false);
-    for (const use of ['check', 'search']) {
-      expect(load(file, cacheDir, use).cache).toBe('hit');
-      expect(fs.readFileSync(cacheFile).equals(both), use).toBe(true);
-    }
+    expect(header('check').covers).toEqual(['check', 'check']);
+    const check = fs.readFileSync(fileOf('check'));
+    for (const use of ['check', 'search']) expect(load(file, cacheDir, use).cache).toBe('hit');
+    expect(fs.readFileSync(fileOf('search')).equals(search)).toBe(true);
+    expect(fs.readFileSync(fileOf('check')).equals(check)).toBe(true);
   });
 
   it('keeps one cache per bundle path, so two installs do not replace each other', () => {
