@@ -44,8 +44,14 @@ export async function withLocalTools<T>(
     return await use((name, args) => {
       const definition = pack.tools.find((tool) => tool.name === name);
       if (!definition) throw new MoorError('UNKNOWN_TOOL', `Unknown tool: ${name}`, { tool: name });
+      let controller: AbortController | undefined;
       return runTool({ pack, definition }, { sessionKey: undefined, workspace }, args, {
-        signal: new AbortController().signal,
+        // Made only for a tool that asks: Node loads its AbortController module on first use.
+        get signal() {
+          controller ??= new AbortController();
+          return controller.signal;
+        },
+        aborted: () => false,
         progress: async () => {},
         onInternalError: (error) => {
           throw error;

@@ -10,7 +10,7 @@ import { type PostingsCache, postingsSignature } from '../load/search-cache.js';
 import type { Decision, DecisionStatus } from '../model.js';
 import { findTitle } from '../read/text.js';
 import { type Expansion, type ExportedLog, SearchIndex } from './search-index.js';
-import { hasMatch, makeSnippet } from './snippet.js';
+import { makeSnippet, snippetFromPrefix } from './snippet.js';
 import { TermDict } from './term-dict.js';
 import { TermExpander } from './term-expand.js';
 import { tokenizeToStrings } from './tokenize.js';
@@ -329,8 +329,8 @@ export class DecisionSearch {
     if (d instanceof LazyDecision) {
       const head = d.bodyPrefix(SNIPPET_PREFIX_BYTES);
       const from = findTitle(head.text)?.next ?? 0;
-      if (head.complete || hasMatch(tok, head.text, from, ids))
-        return makeSnippet(tok, d.title, head.text, from, ids);
+      const fromHead = snippetFromPrefix(tok, d.title, head.text, from, ids, head.complete);
+      if (fromHead !== undefined) return fromHead;
     }
     const body = d.body;
     return makeSnippet(tok, d.title, body, findTitle(body)?.next ?? 0, ids);

@@ -25,13 +25,22 @@ function firstMatch(
 }
 
 /**
- * Whether any of `ids` occurs in text[from, ...) with room for a snippet
- * around it: a match in the last stretch of a cut text may need more text.
+ * The snippet from the first part of a body (`complete` when it is all of
+ * it), or undefined when that part cannot tell: no match in it, or one in its
+ * last stretch, where the snippet may need text past the cut. The first match
+ * is looked for once, for both the question and the snippet.
  */
-export function hasMatch(tok: Tokenizer, text: string, from: number, ids: ReadonlySet<number>): boolean {
-  const end = Math.max(from, text.length - SNIPPET_WIDTH);
+export function snippetFromPrefix(
+  tok: Tokenizer,
+  title: string,
+  text: string,
+  from: number,
+  ids: ReadonlySet<number>,
+  complete: boolean,
+): string | undefined {
   const hit = firstMatch(tok, text, from, text.length, ids);
-  return hit !== null && hit[0] < end;
+  if (!complete && (hit === null || hit[0] >= Math.max(from, text.length - SNIPPET_WIDTH))) return undefined;
+  return snippetAt(tok, title, text, from, ids, hit);
 }
 
 function mark(tok: Tokenizer, text: string, start: number, end: number, ids: ReadonlySet<number>): string {
@@ -60,7 +69,18 @@ export function makeSnippet(
   from: number,
   ids: ReadonlySet<number>,
 ): string {
-  const hit = firstMatch(tok, body, from, body.length, ids);
+  return snippetAt(tok, title, body, from, ids, firstMatch(tok, body, from, body.length, ids));
+}
+
+/** The snippet around `hit`, the first match in body[from, ...) (null: none). */
+function snippetAt(
+  tok: Tokenizer,
+  title: string,
+  body: string,
+  from: number,
+  ids: ReadonlySet<number>,
+  hit: [number, number] | null,
+): string {
   if (hit === null) {
     if (firstMatch(tok, title, 0, title.length, ids) !== null)
       return collapse(mark(tok, title, 0, title.length, ids));
