@@ -153,6 +153,15 @@ describe('the one-shot parse cache', () => {
     await moor(show, env);
     const [file] = recordCacheFiles(state) as [string];
     const good = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    type Entry = { decision: Record<string, unknown> | null; problems: unknown[] };
+    /** The good cache with one entry changed by `change`. */
+    const withOneEntry = (change: (entry: Entry) => void) => {
+      const copy = structuredClone(good) as { records: Record<string, Entry> };
+      // The record `show 3` prints: a cache trusted without its checks would show what was changed.
+      const entry = Object.values(copy.records).find((e) => e.decision?.number === 3) as Entry;
+      change(entry);
+      return JSON.stringify(copy);
+    };
     const wrongShape = structuredClone(good) as { records: Record<string, { decision: unknown }> };
     for (const entry of Object.values(wrongShape.records)) entry.decision = { title: 42 };
     for (const broken of [
@@ -161,6 +170,15 @@ describe('the one-shot parse cache', () => {
       JSON.stringify({ ...good, build: 'another-build' }),
       JSON.stringify({ ...good, corpusDir: '/somewhere/else' }),
       JSON.stringify(wrongShape),
+      withOneEntry((e) => {
+        (e.decision as Record<string, unknown>).deciders = ['Ada', 7];
+      }),
+      withOneEntry((e) => {
+        e.problems = [{ path: 'x.md' }];
+      }),
+      withOneEntry((e) => {
+        (e.decision as Record<string, unknown>).links = { supersedes: [] };
+      }),
       JSON.stringify([1, 2, 3]),
     ]) {
       fs.writeFileSync(file, broken);

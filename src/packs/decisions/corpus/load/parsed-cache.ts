@@ -165,7 +165,8 @@ function readCache(file: string, build: string, corpusDir: string): ReadonlyMap<
   const records = parsed.records;
   if (!isObject(records)) return new Map();
   const entries = new Map<string, ParsedEntry>();
-  for (const [corpusPath, entry] of Object.entries(records)) {
+  for (const corpusPath of Object.keys(records)) {
+    const entry = records[corpusPath];
     // One entry of the wrong shape and the file is not one this build wrote: trust none of it.
     if (!isEntry(entry)) return new Map();
     entries.set(corpusPath, entry);
@@ -188,6 +189,15 @@ const DECISION_STRINGS = [
   'format',
 ] as const;
 const DECISION_LISTS = ['deciders', 'consulted', 'informed', 'tags', 'governs'] as const;
+const LINK_LISTS = ['supersedes', 'supersededBy', 'amends', 'amendedBy'] as const;
+
+// Plain loops, no callbacks: a one-shot run checks every entry in code that has not warmed up.
+
+function isStringList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
+}
 
 function isEntry(value: unknown): value is ParsedEntry {
   if (!isObject(value)) return false;
@@ -195,21 +205,24 @@ function isEntry(value: unknown): value is ParsedEntry {
     return false;
   if (!(value.nav === null || typeof value.nav === 'string')) return false;
   if (value.memo !== undefined && !isObject(value.memo)) return false;
-  if (!Number.isSafeInteger(value.from) || !Array.isArray(value.problems)) return false;
-  if (
-    !value.problems.every((p) => isObject(p) && typeof p.path === 'string' && typeof p.message === 'string')
-  )
-    return false;
+  const problems = value.problems;
+  if (!Number.isSafeInteger(value.from) || !Array.isArray(problems)) return false;
+  for (let i = 0; i < problems.length; i++) {
+    const p: unknown = problems[i];
+    if (!isObject(p) || typeof p.path !== 'string' || typeof p.message !== 'string') return false;
+  }
   const d = value.decision;
   if (d === null) return true;
   if (!isObject(d)) return false;
-  if (!DECISION_STRINGS.every((key) => typeof d[key] === 'string')) return false;
-  if (!DECISION_LISTS.every((key) => Array.isArray(d[key]) && d[key].every((v) => typeof v === 'string')))
-    return false;
+  for (let i = 0; i < DECISION_STRINGS.length; i++)
+    if (typeof d[DECISION_STRINGS[i] as string] !== 'string') return false;
+  for (let i = 0; i < DECISION_LISTS.length; i++)
+    if (!isStringList(d[DECISION_LISTS[i] as string])) return false;
   if (!(d.number === null || Number.isSafeInteger(d.number))) return false;
   if (!(d.date === null || typeof d.date === 'string')) return false;
-  return (
-    isObject(d.links) &&
-    ['supersedes', 'supersededBy', 'amends', 'amendedBy'].every((k) => Array.isArray(d.links?.[k as never]))
-  );
+  const links = d.links;
+  if (!isObject(links)) return false;
+  for (let i = 0; i < LINK_LISTS.length; i++)
+    if (!Array.isArray(links[LINK_LISTS[i] as string])) return false;
+  return true;
 }

@@ -59,6 +59,19 @@ function keysOf(d: Decision, corpusPrefix: string): { keys: string[]; paths: str
   return { keys, paths: corpusPrefix === '' ? [stem] : [stem, `${corpusPrefix}/${stem}`] };
 }
 
+/**
+ * `text` read relative to the folder of `fromCorpusPath` (a normalized corpus
+ * path), normalized as path.posix.join would: a plain file name, the usual
+ * link, is put after the folder without path's normalizing pass, which a load
+ * runs for every relation in code that has not warmed up.
+ */
+export function siblingPath(fromCorpusPath: string, text: string): string {
+  const slash = fromCorpusPath.lastIndexOf('/');
+  const plain = text !== '' && text !== '.' && text !== '..' && !text.includes('/');
+  if (!plain) return path.posix.join(path.posix.dirname(fromCorpusPath), text);
+  return slash < 0 ? text : `${fromCorpusPath.slice(0, slash + 1)}${text}`;
+}
+
 /** Kept up to date one decision at a time, so a refresh does not rebuild it. */
 export class RefIndex {
   private readonly byNumber = new Map<number, Bucket>();
@@ -128,7 +141,7 @@ export class RefIndex {
     // Tried in order, each built only when the one before missed (a sibling link, the usual case, hits first);
     // posix.join normalizes what it joins.
     if (fromCorpusPath !== undefined && !text.startsWith('/')) {
-      const sibling = this.byPathOf(path.posix.join(path.posix.dirname(fromCorpusPath), text));
+      const sibling = this.byPathOf(siblingPath(fromCorpusPath, text));
       if (sibling !== null) return sibling;
     }
     const clean = text.replace(/^\/+/, '');
