@@ -5,7 +5,6 @@
  * restarts for the same files, so cursors survive a daemon restart.
  */
 
-
 export class Fingerprint {
   private lo = 0;
   private hi = 0;
