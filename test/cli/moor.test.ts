@@ -10,12 +10,11 @@
  * schema's error, front matter or an MkDocs nav only js-yaml reads, a YAML
  * error) print what the unbundled modules print.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupAll, makeState, runCli } from '../daemon/harness.js';
+import { cleanupAll, makeState, runCli, runNode } from '../daemon/harness.js';
 import { MOOR_BIN, REPO_ROOT } from '../helpers/paths.js';
 
 afterAll(cleanupAll);
@@ -38,21 +37,7 @@ function runUnbundled(env: NodeJS.ProcessEnv, args: readonly string[]) {
   const commands = pathToFileURL(path.join(REPO_ROOT, 'dist/cli/decisions-commands.js')).href;
   const script = `const { decisionsFastPath } = await import(${JSON.stringify(commands)});
 await decisionsFastPath(${JSON.stringify(args.slice(1))})();`;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => {
-      stdout += c;
-    });
-    child.stderr.on('data', (c) => {
-      stderr += c;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runNode(['--input-type=module', '-e', script], env);
 }
 
 describe('the moor binary', () => {

@@ -108,11 +108,13 @@ export function runCli(
   env: Record<string, string> = {},
   bin: string = MOOR_BIN,
 ) {
+  return runNode([bin, ...args], { ...state.env, ...env });
+}
+
+/** Runs `node` with these arguments to completion: its exit code and both streams. */
+export function runNode(nodeArgs: readonly string[], env: NodeJS.ProcessEnv) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...state.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => {
