@@ -9,11 +9,11 @@
  * compiled, not only the top level.
  *
  * The cache is a cache: one file per bundle path and use (a command) in the
- * state dir's cache/, its
- * header naming the bundle (path, size, mtime), Node, V8 and the architecture. A
- * missing, foreign, truncated or rejected file is ignored and replaced when
- * the process exits; a failure to write is dropped. V8 checks what it is
- * given against the source and its own version before using it.
+ * state dir's cache/, its header naming the bundle (path, size, mtime), Node,
+ * V8 and the architecture. A missing, foreign, truncated or rejected file is
+ * ignored and replaced when the process exits; a failure to write is
+ * dropped. V8 checks what it is given against the source and its own version
+ * before using it.
  *
  * The bundle must not use import(): on Node 20 a vm.Script gets a loader for
  * it only by an experimental option that prints a warning on every run

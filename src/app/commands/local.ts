@@ -51,7 +51,6 @@ export async function withLocalTools<T>(
           controller ??= new AbortController();
           return controller.signal;
         },
-        aborted: () => false,
         progress: async () => {},
         onInternalError: (error) => {
           throw error;

@@ -20,11 +20,11 @@ export function createHash(algorithm: string): Hash {
 }
 
 /**
- * A 64-bit hash (FNV-1a and a polynomial hash, side by side) of strings and
- * bytes, for what a cache file is keyed and checked by: its name, the
- * signature of what it was made from, and a checksum that catches a damaged
- * file. Nothing here guards against an attacker: the cache lives in the
- * user's own 0700 state dir, and a cache entry is only ever a cache.
+ * A 64-bit hash (FNV-1a and a polynomial hash, side by side) of strings, for
+ * names that only have to spread: a cache file's, after the folder it is for,
+ * and a search cursor's key. Nothing here guards against an attacker: the
+ * caches live in the user's own 0700 state dir, and a cache entry is only
+ * ever a cache.
  */
 export class Hash64 {
   private a = 0x811c9dc5 | 0;
@@ -35,30 +35,6 @@ export class Hash64 {
     let b = this.b;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      a = Math.imul(a ^ c, 0x01000193);
-      b = (Math.imul(b, 31) + c) | 0;
-    }
-    this.a = a;
-    this.b = b;
-    return this;
-  }
-
-  /** The bytes of a view, four at a time where it is aligned. */
-  bytes(view: Uint8Array): this {
-    let a = this.a;
-    let b = this.b;
-    let i = 0;
-    if (view.byteOffset % 4 === 0) {
-      const words = new Int32Array(view.buffer, view.byteOffset, view.byteLength >> 2);
-      for (; i < words.length; i++) {
-        const w = words[i] as number;
-        a = Math.imul(a ^ w, 0x01000193);
-        b = (Math.imul(b, 31) + w) | 0;
-      }
-      i *= 4;
-    }
-    for (; i < view.length; i++) {
-      const c = view[i] as number;
       a = Math.imul(a ^ c, 0x01000193);
       b = (Math.imul(b, 31) + c) | 0;
     }
