@@ -84,7 +84,8 @@ export class Corpus implements DecisionCorpus {
   /** The one-shot parse cache this corpus loaded with, saved again on close for memos added since. */
   private readonly parsedCache: ParsedRecordCache | undefined;
   private readonly derived: DerivedState;
-  private governance: Governance;
+  /** Built when first asked, like the derived graph it reads; dropped by every settle. */
+  private governance: Governance | null = null;
   private watcher: CorpusWatcher | null = null;
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -139,7 +140,7 @@ export class Corpus implements DecisionCorpus {
     if (parsedCache?.holdsEntries === true) this.parallel = false;
     const { dirs } = this.rescan();
     parsedCache?.save();
-    this.governance = this.settle().governance;
+    this.settle();
     if (this.watcher !== null) for (const d of dirs) this.watcher.add(d);
     this.onChange = options.onChange;
     if (options.searchIndex === 'background') this.builder = new IndexBuilder(this.store.search);
@@ -189,6 +190,7 @@ export class Corpus implements DecisionCorpus {
 
   /** Governing decisions per workspace-relative path (see Governance). At most a few hundred paths per call. */
   governing(files: readonly string[]): GoverningAnswer[] {
+    this.governance ??= new Governance(this.store.globs, this.derived.graph, this.derived.decisions);
     return this.governance.governing(files);
   }
 
@@ -342,7 +344,7 @@ export class Corpus implements DecisionCorpus {
   }
 
   /** Fold the batch of record changes into the derived state. */
-  private settle(): { stats: RefreshStats; governance: Governance } {
+  private settle(): { stats: RefreshStats } {
     const batch = this.store.takeBatch();
     const changed = batch.added.length + batch.removed.length > 0;
     if (changed && this.onChange !== undefined) {
@@ -352,12 +354,12 @@ export class Corpus implements DecisionCorpus {
     }
     if (changed || this.derived.decisions.length === 0) {
       this.derived.update(batch.removed, batch.added, this.store.problems(), this.store.size);
-      this.governance = new Governance(this.store.globs, this.derived.graph, this.derived.decisions);
+      this.governance = null;
     } else if (batch.stats.added + batch.stats.changed + batch.stats.removed > 0) {
       // Only skipped or unparseable files changed: the problem list still has to follow.
       this.derived.update([], [], this.store.problems(), this.store.size);
     }
-    return { stats: batch.stats, governance: this.governance };
+    return { stats: batch.stats };
   }
 }
 

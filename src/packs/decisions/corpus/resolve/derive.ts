@@ -81,7 +81,6 @@ const SMALL_BATCH = 64;
 
 export class DerivedState {
   private sorted: Decision[] = [];
-  readonly refs: RefIndex;
   private readonly resolutions = new Map<string, ResolveResult>();
   private readonly byPath = new Map<string, Decision>();
   /** Decisions that declare supersession relations: the only ones the graph has to read. */
@@ -94,19 +93,48 @@ export class DerivedState {
   private dayFirst = false;
   /** The corpus folder relative to the workspace root ('.' when they coincide), for corpus-level problems. */
   private readonly folder: string;
-  graph: SupersessionGraph;
-  amendments: readonly SupersessionEdge[] = [];
+  /**
+   * The graph and amendments are built when first asked for after an update,
+   * and the reference index of a first load when first resolved: a one-shot
+   * search on 1,000 records asks for none of them, and they cost it ~5 ms.
+   * Each is built from the state as it is when asked, so an answer is the
+   * same as if it had been built eagerly.
+   */
+  #graph: SupersessionGraph | null = null;
+  #amendments: readonly SupersessionEdge[] | null = null;
+  readonly #refs: RefIndex;
+  /** Decisions of a first load not yet in the reference index. */
+  #unindexed: readonly Decision[] = [];
   problems: readonly Problem[] = [];
 
   constructor(root: string, corpusDir: string) {
     const prefix = path.relative(root, corpusDir).split(path.sep).join('/');
     this.folder = prefix === '' ? '.' : prefix;
-    this.refs = new RefIndex(() => this.sorted, prefix);
-    this.graph = new SupersessionGraph(
-      [],
-      () => ({ kind: 'not-found', suggestions: [] }),
-      () => undefined,
+    this.#refs = new RefIndex(() => this.sorted, prefix);
+  }
+
+  get refs(): RefIndex {
+    if (this.#unindexed.length > 0) {
+      const pending = this.#unindexed;
+      this.#unindexed = [];
+      for (const d of pending) this.#refs.add(d);
+    }
+    return this.#refs;
+  }
+
+  get graph(): SupersessionGraph {
+    this.#graph ??= new SupersessionGraph(
+      this.declaring,
+      (ref, from) => this.resolveFrom(ref, from),
+      (p) => this.byPath.get(p),
     );
+    return this.#graph;
+  }
+
+  /** Amendment edges (`from` amends `to`), resolved like the graph's. */
+  get amendments(): readonly SupersessionEdge[] {
+    this.#amendments ??= amendmentEdges(this.amending, (ref, from) => this.resolveFrom(ref, from));
+    return this.#amendments;
   }
 
   get decisions(): readonly Decision[] {
@@ -147,16 +175,20 @@ export class DerivedState {
       for (const d of added) next.splice(insertionPoint(next, d), 0, d);
       this.sorted = next;
     }
+    // Only a first load, into an empty index, waits to be indexed: later batches are small and incremental.
+    const bulk = this.#unindexed.length === 0 && this.sorted.length === added.length && removed.length === 0;
+    const refs = bulk ? null : this.refs;
     for (const d of removed) {
-      this.refs.remove(d);
+      refs?.remove(d);
       if (this.byPath.get(d.path) === d) this.byPath.delete(d.path);
       this.declaring.delete(d);
       this.amending.delete(d);
       this.ambiguousDates.delete(d);
       this.dateOrder.count(d.dateOrder, -1);
     }
+    if (bulk) this.#unindexed = added;
     for (const d of added) {
-      this.refs.add(d);
+      refs?.add(d);
       this.byPath.set(d.path, d);
       if (d.links.supersedes.length > 0 || d.links.supersededBy.length > 0) this.declaring.add(d);
       if (d.links.amends.length > 0 || d.links.amendedBy.length > 0) this.amending.add(d);
@@ -165,12 +197,8 @@ export class DerivedState {
     }
     this.settleDates(added);
     if (identityChanged) this.resolutions.clear();
-    this.graph = new SupersessionGraph(
-      this.declaring,
-      (ref, from) => this.resolveFrom(ref, from),
-      (p) => this.byPath.get(p),
-    );
-    this.amendments = amendmentEdges(this.amending, (ref, from) => this.resolveFrom(ref, from));
+    this.#graph = null;
+    this.#amendments = null;
     const problems = [...fileProblems, ...duplicateNumbers(this.sorted)];
     if (this.sorted.length === 0 && markdownFiles > 0) {
       problems.push({
