@@ -180,3 +180,24 @@ class Merge {
     this.byteCounts[t] = at;
   }
 }
+
+/**
+ * A checksum of term `t`'s postings (its doc-id bytes, then its frequencies,
+ * then both lengths): FNV-1a, one byte at a time, as a stored index records
+ * it per term so that a query verifies only the terms it reads.
+ */
+export function termChecksum(
+  block: Pick<PostingBlock, 'starts' | 'byteStarts' | 'bytes' | 'tfs'>,
+  t: number,
+): number {
+  let h = 0x811c9dc5 | 0;
+  const { bytes, tfs } = block;
+  const from = block.byteStarts[t] as number;
+  const to = block.byteStarts[t + 1] as number;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  const first = block.starts[t] as number;
+  const end = block.starts[t + 1] as number;
+  for (let p = first; p < end; p++) h = Math.imul(h ^ (tfs[p] as number), 0x01000193);
+  h = Math.imul(h ^ (to - from), 0x01000193);
+  return Math.imul(h ^ (end - first), 0x01000193);
+}

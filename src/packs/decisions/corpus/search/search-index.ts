@@ -6,7 +6,7 @@
  * So one edited file costs one document's tokens, never a rebuild.
  */
 import { countLive, type Expansion, type IndexView, scoreGroups } from './bm25.js';
-import { DocLog, PostingBlock } from './postings.js';
+import { DocLog, PostingBlock, termChecksum } from './postings.js';
 
 export type { Expansion } from './bm25.js';
 
@@ -49,6 +49,11 @@ export interface IndexSnapshot {
   readonly bytes: Uint8Array<ArrayBuffer>;
   readonly tfs: Uint8Array<ArrayBuffer>;
   readonly docLens: Float32Array<ArrayBuffer>;
+  /**
+   * Per term, the checksum of its postings (termChecksum), when the snapshot
+   * was read from a file whose postings are verified term by term as they are read.
+   */
+  readonly termSums?: Int32Array | undefined;
 }
 
 export class SearchIndex {
@@ -73,6 +78,12 @@ export class SearchIndex {
   private live = 0;
   private dead = 0;
   private totalLen = 0;
+  /**
+   * A restored block's stored per-term checksums and which terms were checked
+   * against them, until every term has been (then null): a query checks the
+   * few terms it reads, anything that rewrites the block checks them all.
+   */
+  private unverified: { readonly sums: Int32Array; readonly checked: Uint8Array } | null = null;
   /** Set by compaction: old slot → new slot (or -1), so owners can follow their documents. */
   onRemap: ((remap: Int32Array) => void) | null = null;
 
@@ -220,6 +231,34 @@ export class SearchIndex {
     for (let d = 0; d < docs; d++) total += s.docLens[d] as number;
     this.totalLen = total;
     this.delta = null;
+    if (s.termSums !== undefined) this.unverified = { sums: s.termSums, checked: new Uint8Array(terms) };
+    return true;
+  }
+
+  /** Whether every posting held was built here or verified against its stored checksum. */
+  get verified(): boolean {
+    return this.unverified === null;
+  }
+
+  /** Checks the restored postings of `terms`; false at the first whose checksum differs from the stored one. */
+  verifyTerms(terms: Iterable<number>): boolean {
+    const u = this.unverified;
+    if (u === null) return true;
+    for (const t of terms) {
+      if (t >= u.checked.length || u.checked[t] === 1) continue;
+      if (termChecksum(this.block, t) !== u.sums[t]) return false;
+      u.checked[t] = 1;
+    }
+    return true;
+  }
+
+  /** Checks every restored term's postings (what anything but a query needs first); false when one differs. */
+  verifyAll(): boolean {
+    const u = this.unverified;
+    if (u === null) return true;
+    for (let t = 0; t < u.checked.length; t++)
+      if (u.checked[t] === 0 && termChecksum(this.block, t) !== u.sums[t]) return false;
+    this.unverified = null;
     return true;
   }
 

@@ -6,11 +6,11 @@
  */
 
 import { LazyDecision } from '../load/lazy-decision.js';
-import { type PostingsCache, postingsSignature } from '../load/search-cache.js';
+import type { PostingsCache } from '../load/search-cache.js';
 import type { Decision, DecisionStatus } from '../model.js';
-import { findTitle } from '../read/text.js';
+import { COMMIT, type PendingOp, queueSignature } from './pending-ops.js';
 import { type Expansion, type ExportedLog, SearchIndex } from './search-index.js';
-import { makeSnippet, snippetFromPrefix } from './snippet.js';
+import { hitSnippet } from './snippet.js';
 import { TermDict } from './term-dict.js';
 import { TermExpander } from './term-expand.js';
 import { tokenizeToStrings } from './tokenize.js';
@@ -39,8 +39,6 @@ export interface SearchResult {
 }
 
 const MAX_QUERY_WORDS = 32;
-/** Enough for front matter, title and the first paragraphs, where most matches are. */
-const SNIPPET_PREFIX_BYTES = 4096;
 const EXPANSION_CACHE = 1024;
 const DEFAULT_LIMIT = 10;
 
@@ -51,25 +49,6 @@ const DEFAULT_LIMIT = 10;
  * once when something reads it first (a daemon: it answers meanwhile).
  */
 export type SearchIndexMode = 'eager' | 'deferred' | 'background';
-
-/** A document waiting to be indexed (see `queueing`). */
-interface PendingDoc {
-  readonly kind: 'upsert';
-  readonly decision: Decision;
-  /** The body, or how to read it when the document is indexed. */
-  readonly body: string | (() => string);
-  readonly from: number;
-  /** A hash of the record's text: with every document's, what names a stored bulk index. */
-  readonly version: string | undefined;
-}
-
-/** A change waiting for the index, replayed in the order it was made. */
-type PendingOp =
-  | PendingDoc
-  | { readonly kind: 'remove'; readonly path: string }
-  | { readonly kind: 'commit' };
-
-const COMMIT: PendingOp = { kind: 'commit' };
 
 export class DecisionSearch {
   private readonly mode: SearchIndexMode;
@@ -86,9 +65,15 @@ export class DecisionSearch {
   /** Queued changes; those before `head` are done (and cleared, so they hold nothing). */
   private pending: (PendingOp | null)[] = [];
   private head = 0;
-  private readonly dict = new TermDict();
-  private readonly index: SearchIndex;
-  private readonly expander: TermExpander;
+  // Replaced only when a restored index turns out damaged and is built again (rebuild).
+  private dict = new TermDict();
+  private index: SearchIndex;
+  private expander: TermExpander;
+  /**
+   * The queue a stored index stood in for, while its postings are verified
+   * only as queries read them: the way to build it again if one is damaged.
+   */
+  private restoredFrom: readonly PendingOp[] | null = null;
   private readonly expansions = new Map<string, readonly Expansion[]>();
   private docs: (Decision | null)[] = [];
   private readonly slotOf = new Map<string, number>();
@@ -106,6 +91,32 @@ export class DecisionSearch {
     this.index = new SearchIndex(this.dict);
     this.expander = new TermExpander(this.dict);
     this.index.onRemap = (remap) => this.remap(remap);
+  }
+
+  /**
+   * Before anything but a query touches a restored index: every term's
+   * postings verified, or, when one is damaged, the index built from its queue.
+   */
+  private trustRestored(): void {
+    if (this.restoredFrom !== null && !this.index.verifyAll()) this.rebuild();
+    this.restoredFrom = null;
+  }
+
+  /** The restored index held damaged postings: build it from the documents it stood in for, and store that. */
+  private rebuild(): void {
+    const queue = this.restoredFrom ?? [];
+    this.restoredFrom = null;
+    this.dict = new TermDict();
+    this.index = new SearchIndex(this.dict);
+    this.expander = new TermExpander(this.dict);
+    this.index.onRemap = (remap) => this.remap(remap);
+    this.docs = [];
+    this.slotOf.clear();
+    this.expansions.clear();
+    const signature = this.bulkSignature(queue);
+    for (const p of queue) this.apply(p);
+    const snapshot = signature === undefined ? undefined : this.index.snapshot();
+    if (signature !== undefined && snapshot !== undefined) this.postings?.write(signature, snapshot);
   }
 
   /**
@@ -140,6 +151,7 @@ export class DecisionSearch {
   /** Index a decision tokenized by a load worker (see SearchIndex.addPrepared). */
   upsertPrepared(d: Decision, log: ExportedLog, doc: number, termMap: Int32Array): void {
     this.flush();
+    this.trustRestored();
     this.remove(d.path);
     this.addStored(d, log, doc, termMap);
   }
@@ -147,6 +159,7 @@ export class DecisionSearch {
   /** Map a worker's term ids to this index's dictionary. */
   mapTerms(terms: readonly string[]): Int32Array {
     this.flush();
+    this.trustRestored();
     const map = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) map[i] = this.dict.intern(terms[i] as string);
     return map;
@@ -162,6 +175,7 @@ export class DecisionSearch {
   }
 
   private removeNow(path: string): void {
+    this.trustRestored();
     const slot = this.slotOf.get(path);
     if (slot === undefined) return;
     this.index.remove(slot);
@@ -181,6 +195,7 @@ export class DecisionSearch {
   }
 
   private commitNow(): void {
+    this.trustRestored();
     this.index.commit();
     // The expander's structures catch up when a search next needs them (term-expand.ts).
     this.expansions.clear();
@@ -205,6 +220,7 @@ export class DecisionSearch {
   /** Replays the queued changes; a no-op when nothing waits. */
   private flush(): void {
     if (!this.building) return;
+    this.trustRestored();
     const queue = this.pending.slice(this.head) as PendingOp[];
     this.drained();
     const signature = this.bulkSignature(queue);
@@ -217,6 +233,7 @@ export class DecisionSearch {
         this.slotOf.set(p.decision.path, slot);
       }
       this.commitNow();
+      if (!this.index.verified) this.restoredFrom = queue;
       return;
     }
     for (const p of queue) this.apply(p);
@@ -238,28 +255,10 @@ export class DecisionSearch {
     if (this.mode === 'background') this.queueing = false;
   }
 
-  /**
-   * The signature of a bulk index a postings cache may hold: only for the
-   * first documents of an empty index, each a distinct record with a version,
-   * and then at most a commit.
-   */
+  /** The signature of a bulk index a postings cache may hold: only for the first documents of an empty index. */
   private bulkSignature(queue: readonly PendingOp[]): string | undefined {
-    if (
-      this.postings === undefined ||
-      queue.length === 0 ||
-      this.index.slotCount !== 0 ||
-      this.dict.size !== 0
-    )
-      return undefined;
-    const docs = [];
-    const paths = new Set<string>();
-    for (const [i, p] of queue.entries()) {
-      if (p.kind === 'commit' && i === queue.length - 1) break;
-      if (p.kind !== 'upsert' || p.version === undefined || paths.has(p.decision.path)) return undefined;
-      paths.add(p.decision.path);
-      docs.push({ path: p.decision.path, version: p.version, title: p.decision.title, from: p.from });
-    }
-    return postingsSignature(docs);
+    if (this.postings === undefined || this.index.slotCount !== 0 || this.dict.size !== 0) return undefined;
+    return queueSignature(queue);
   }
 
   /** Index document `doc` of a log a load worker tokenized. */
@@ -283,7 +282,12 @@ export class DecisionSearch {
     const limit = Math.max(0, options.limit ?? DEFAULT_LIMIT);
     const words = [...new Set(tokenizeToStrings(query))].slice(0, MAX_QUERY_WORDS);
     const df = (id: number): number => this.index.docFrequency(id);
-    const groups = words.map((w) => this.expand(w, df));
+    let groups = words.map((w) => this.expand(w, df));
+    // A restored index's postings are checked as queries first read them; damaged, it is built again.
+    if (this.restoredFrom !== null && !this.index.verifyTerms(termsOf(groups))) {
+      this.rebuild();
+      groups = words.map((w) => this.expand(w, df));
+    }
     this.ensureScratch();
     const n = this.index.score(groups, this.scores, this.hitCounts, this.best, this.touched);
     try {
@@ -305,9 +309,10 @@ export class DecisionSearch {
         offset + limit,
       );
       const ids = new Set(groups.flatMap((g) => g.map((e) => e.id)));
+      const tok = this.index.tokenizer;
       const hits = page.map((slot) => {
         const d = this.docs[slot] as Decision;
-        return { decision: d, score: this.scores[slot] as number, snippet: this.snippet(d, ids) };
+        return { decision: d, score: this.scores[slot] as number, snippet: hitSnippet(tok, d, ids) };
       });
       return { total: candidates.length, hits, matchedAll };
     } finally {
@@ -318,22 +323,6 @@ export class DecisionSearch {
         this.hitCounts[s] = 0;
       }
     }
-  }
-
-  /**
-   * A hit's snippet, from the top of its file when the match is there (the
-   * usual case), else from the whole body.
-   */
-  private snippet(d: Decision, ids: ReadonlySet<number>): string {
-    const tok = this.index.tokenizer;
-    if (d instanceof LazyDecision) {
-      const head = d.bodyPrefix(SNIPPET_PREFIX_BYTES);
-      const from = findTitle(head.text)?.next ?? 0;
-      const fromHead = snippetFromPrefix(tok, d.title, head.text, from, ids, head.complete);
-      if (fromHead !== undefined) return fromHead;
-    }
-    const body = d.body;
-    return makeSnippet(tok, d.title, body, findTitle(body)?.next ?? 0, ids);
   }
 
   /**
@@ -390,6 +379,10 @@ export class DecisionSearch {
     }
     this.docs = docs;
   }
+}
+
+function* termsOf(groups: readonly (readonly Expansion[])[]): Generator<number> {
+  for (const group of groups) for (const e of group) yield e.id;
 }
 
 /** How a queued document's body is read when it is indexed: from its file, not kept in the body cache. */

@@ -6,6 +6,9 @@
  * tokens the index matched, and finding the first one costs only the text
  * before it.
  */
+import { LazyDecision } from '../load/lazy-decision.js';
+import type { Decision } from '../model.js';
+import { findTitle } from '../read/text.js';
 import type { Tokenizer } from './tokenize.js';
 
 export const SNIPPET_WIDTH = 160;
@@ -103,4 +106,22 @@ function snippetAt(
   const prefix = start > from ? '… ' : '';
   const suffix = end < body.length ? ' …' : '';
   return prefix + collapse(mark(tok, body, start, end, ids)) + suffix;
+}
+
+/** Enough for front matter, title and the first paragraphs, where most matches are. */
+const SNIPPET_PREFIX_BYTES = 4096;
+
+/**
+ * A hit's snippet, from the top of its file when the match is there (the
+ * usual case), else from the whole body.
+ */
+export function hitSnippet(tok: Tokenizer, d: Decision, ids: ReadonlySet<number>): string {
+  if (d instanceof LazyDecision) {
+    const head = d.bodyPrefix(SNIPPET_PREFIX_BYTES);
+    const from = findTitle(head.text)?.next ?? 0;
+    const fromHead = snippetFromPrefix(tok, d.title, head.text, from, ids, head.complete);
+    if (fromHead !== undefined) return fromHead;
+  }
+  const body = d.body;
+  return makeSnippet(tok, d.title, body, findTitle(body)?.next ?? 0, ids);
 }

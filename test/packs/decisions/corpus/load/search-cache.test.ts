@@ -10,10 +10,30 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Corpus, loadCorpus } from '../../../../../src/packs/decisions/corpus/corpus.js';
 import type { ParsedCacheOptions } from '../../../../../src/packs/decisions/corpus/load/parsed-cache.js';
 import { SearchPostingsCache } from '../../../../../src/packs/decisions/corpus/load/search-cache.js';
-import { copyMixed, searchAnswers, tempDir } from '../helpers.js';
+import { copyMixed, SEARCH_QUERIES, searchAnswers, tempDir } from '../helpers.js';
 
 function answers(corpus: Corpus) {
   return searchAnswers(corpus);
+}
+
+/** Where a file's parts are, and which term's postings hold a byte (its doc ids, or its frequencies after them). */
+function layout(file: Buffer) {
+  const headerEnd = 4 + file.readUInt32LE(0);
+  const header = JSON.parse(file.toString('utf8', 4, headerEnd));
+  const termsAt = headerEnd + header.signatureBytes;
+  const dictTerms = file.toString('utf8', termsAt, termsAt + header.termsBytes).split('\0');
+  const sectionsAt = (termsAt + header.termsBytes + 3) & ~3;
+  const int32s = (at: number, n: number) => Array.from({ length: n }, (_, i) => file.readInt32LE(at + 4 * i));
+  const starts = int32s(sectionsAt, header.terms + 1);
+  const byteStarts = int32s(sectionsAt + 4 * (header.terms + 1), header.terms + 1);
+  const bytesAt = file.length - header.bytes - header.postings;
+  const tfsAt = file.length - header.postings;
+  const owner = (at: number): string => {
+    const [bounds, offset] = at < tfsAt ? [byteStarts, at - bytesAt] : [starts, at - tfsAt];
+    const t = bounds.findIndex((start, i) => start <= offset && offset < (bounds[i + 1] ?? -1));
+    return dictTerms[t] as string;
+  };
+  return { dictTerms, starts, byteStarts, bytesAt, tfsAt, owner };
 }
 
 let cleanups: Array<() => void> = [];
@@ -94,12 +114,14 @@ describe('the search postings cache', () => {
       copy[at] = (copy[at] as number) ^ 0x01;
       return copy;
     };
-    // One bit anywhere in the signature, the terms or the sections (20 places spread over them, the
-    // last byte too); the padding before the sections holds nothing.
+    // One bit anywhere in the signature, the terms or the checked sections (20 places spread over
+    // them, their last byte too); the padding before the sections holds nothing. The postings
+    // after them are verified term by term (the next test).
     const paddingStart = headerEnd + header.signatureBytes + header.termsBytes;
     const sectionsStart = (paddingStart + 3) & ~3;
+    const checkedEnd = good.length - header.bytes - header.postings;
     const flips = Array.from({ length: 20 }, (_, i) =>
-      Math.round(headerEnd + ((good.length - 1 - headerEnd) * i) / 19),
+      Math.round(headerEnd + ((checkedEnd - 1 - headerEnd) * i) / 19),
     )
       .map((at) => (at >= paddingStart && at < sectionsStart ? sectionsStart : at))
       // The first and last byte of the terms, whatever the spread hits.
@@ -124,5 +146,56 @@ describe('the search postings cache', () => {
       expect(answers(s.load()), what).toEqual(baseline);
       expect(fs.readFileSync(s.file).equals(good), what).toBe(true);
     }
+  });
+
+  it('finds a damaged term when a search first reads it, answers from the records and replaces the file', () => {
+    const s = setup();
+    const queries = ['postgresql', 'kafka', 'storage', 'typescript', 'events'];
+    const baseline = searchAnswers(s.load(null), queries);
+    searchAnswers(s.load(), queries);
+    const good = fs.readFileSync(s.file);
+    const { dictTerms, starts, byteStarts, bytesAt, tfsAt, owner } = layout(good);
+    for (const term of queries) {
+      const t = dictTerms.indexOf(term);
+      expect(t, term).toBeGreaterThanOrEqual(0);
+      // The term's first doc-id byte and its last frequency.
+      for (const at of [bytesAt + (byteStarts[t] as number), tfsAt + (starts[t + 1] as number) - 1]) {
+        expect(owner(at)).toBe(term);
+        const damaged = Buffer.from(good);
+        damaged[at] = (damaged[at] as number) ^ 0x01;
+        fs.writeFileSync(s.file, damaged);
+        const corpus = s.load();
+        // A search that reads other terms only answers from the file and leaves it as it is.
+        const other = queries.find((q) => q !== term && !q.includes(term) && !term.includes(q)) as string;
+        expect(searchAnswers(corpus, [other]), `${term} at ${at}`).toEqual([
+          baseline[queries.indexOf(other)],
+        ]);
+        expect(fs.readFileSync(s.file).equals(damaged)).toBe(true);
+        // The damaged term's own search finds it, answers as a tokenized index does, and rewrites the file.
+        expect(searchAnswers(corpus, queries), `${term} at ${at}`).toEqual(baseline);
+        expect(fs.readFileSync(s.file).equals(good), `${term} at ${at}`).toBe(true);
+      }
+    }
+  });
+
+  it('verifies every stored term before a change is indexed, and builds the index again if one is damaged', () => {
+    const s = setup();
+    searchAnswers(s.load());
+    const good = fs.readFileSync(s.file);
+    const damaged = Buffer.from(good);
+    // The last frequency of the last term, which a search for "kafka" does not read.
+    damaged[good.length - 1] = (damaged[good.length - 1] as number) ^ 0x01;
+    const term = layout(good).owner(good.length - 1);
+    expect(term).not.toMatch(/kafka/);
+    fs.writeFileSync(s.file, damaged);
+    const corpus = s.load();
+    expect(corpus.search('kafka').total).toBeGreaterThan(0);
+    expect(fs.readFileSync(s.file).equals(damaged)).toBe(true);
+    const record = fs.readdirSync(s.corpus).find((name) => name.endsWith('.md')) as string;
+    fs.appendFileSync(path.join(s.corpus, record), '\nWe also chose zanzibarite for storage.\n');
+    corpus.refresh();
+    const queries = [...SEARCH_QUERIES, term];
+    expect(searchAnswers(corpus, queries)).toEqual(searchAnswers(s.load(null), queries));
+    expect(corpus.search('zanzibarite').total).toBe(1);
   });
 });
