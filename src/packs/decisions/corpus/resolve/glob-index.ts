@@ -6,6 +6,7 @@
  */
 import picomatch from 'picomatch';
 import type { Decision } from '../model.js';
+import { globPrefilter } from './glob-prefilter.js';
 
 type Test = (file: string) => boolean;
 
@@ -70,7 +71,9 @@ function classifyNew(pattern: string): Classified {
  * distinct pattern.
  */
 function lazyMatcher(pattern: string): Test {
+  const quick = globPrefilter(pattern);
   return (file) => {
+    if (quick !== null && !quick(file)) return false;
     let test = compiled.get(pattern);
     if (test === undefined) {
       test = picomatch(pattern, { dot: true });
