@@ -28,13 +28,20 @@ export function globPrefilter(glob: string): ((file: string) => boolean) | null 
   const exact = fixed === segments.length;
   // Per fixed segment: the text it must be, or null for a wildcard segment.
   const plain = segments.slice(0, fixed).map((s) => (WILDCARD.test(s) ? null : s));
+  // No allocation: a daemon runs this for every candidate glob of every file it is asked about.
   return (file) => {
-    const parts = file.split('/');
-    if (exact ? parts.length !== segments.length : parts.length < fixed) return false;
+    let at = 0;
     for (let i = 0; i < fixed; i++) {
+      // The path ran out of segments before the glob's fixed part did.
+      if (at > file.length) return false;
+      const slash = file.indexOf('/', at);
+      const end = slash < 0 ? file.length : slash;
       const want = plain[i];
-      if (want !== null && parts[i] !== want) return false;
+      if (want !== null && want !== undefined && (end - at !== want.length || !file.startsWith(want, at)))
+        return false;
+      at = end + 1;
     }
-    return true;
+    // Past the path's end exactly when its last segment was the glob's last fixed one.
+    return !exact || at === file.length + 1;
   };
 }
