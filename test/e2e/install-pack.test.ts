@@ -157,6 +157,13 @@ describe('the packed tarball', () => {
     const modernTools = (await modern.listTools()).tools.map((t) => t.name);
     expect(modernTools).toEqual(legacyTools);
 
+    // The handshake and the tool list may come from the proxy's primed answers while the daemon
+    // starts; a tool call is always the daemon's, so once both are answered it is up and both
+    // proxies are connected to it.
+    for (const client of [legacy, modern]) {
+      const found = await client.callTool({ name: 'search_decisions', arguments: { query: 'decision' } });
+      expect(found.isError ?? false).toBe(false);
+    }
     expect(fs.existsSync(paths.socket)).toBe(true);
     const status = JSON.parse(
       execFileSync(installedBin, ['daemon', 'status', '--json'], {
