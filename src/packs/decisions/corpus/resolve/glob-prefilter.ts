@@ -2,8 +2,8 @@
  * A quick "cannot match" for a governed glob, so a governing question does
  * not compile (picomatch) every glob whose folder lies above the file: a
  * one-shot `context` for one file on 1,000 records compiled dozens of
- * patterns like `services/<any service>/src/<folder>/**`, ~2 ms, to reject nearly all of them
- * on a folder name.
+ * patterns like `services/<any>/src/<folder>/**`, ~2 ms, to reject nearly
+ * all of them on a folder name.
  *
  * Only for the common shape: segments of plain characters, `*` and `?`
  * within a segment, and whole `**` segments. Such a glob can only match a

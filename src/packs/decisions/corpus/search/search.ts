@@ -113,10 +113,7 @@ export class DecisionSearch {
     this.docs = [];
     this.slotOf.clear();
     this.expansions.clear();
-    const signature = this.bulkSignature(queue);
-    for (const p of queue) this.apply(p);
-    const snapshot = signature === undefined ? undefined : this.index.snapshot();
-    if (signature !== undefined && snapshot !== undefined) this.postings?.write(signature, snapshot);
+    this.build(queue, this.bulkSignature(queue));
   }
 
   /**
@@ -236,6 +233,11 @@ export class DecisionSearch {
       if (!this.index.verified) this.restoredFrom = queue;
       return;
     }
+    this.build(queue, signature);
+  }
+
+  /** Indexes a queue into an empty index, and keeps the result for the next run when it has a signature. */
+  private build(queue: readonly PendingOp[], signature: string | undefined): void {
     for (const p of queue) this.apply(p);
     const snapshot = signature === undefined ? undefined : this.index.snapshot();
     if (signature !== undefined && snapshot !== undefined) this.postings?.write(signature, snapshot);
